@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Install the Debian packages the project needs. Idempotent: packages
+# already present are not reinstalled, and apt-get update runs only when
+# something is missing.
+set -euo pipefail
+
+pkgs=(
+	linux-source-6.1
+	make gcc bc bison flex libelf-dev libssl-dev dwarves cpio kmod
+	xz-utils rsync git ccache python3 perl
+	clang llvm lld
+	libbpf-dev bpftool zlib1g-dev libzstd-dev libyaml-dev
+	qemu-system-x86 busybox-static
+	checkpolicy apparmor
+	libcmocka-dev
+	gnuplot-nox
+)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+	exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps: missing packages: ${missing[*]}" >&2
+	echo "deps: run 'make deps' as root (or install them with apt-get)" >&2
+	exit 1
+fi
+
+echo "deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "deps: done"
