@@ -81,7 +81,8 @@ if [ "$(cat "$tree/.lab-tarball" 2>/dev/null)" != "$tar_id" ]; then
 	say "recording the pristine tree as tag 'stock'"
 	git_tree init -q
 	printf '/out-*/\n/.lab-*\n' >>"$tree/.git/info/exclude"
-	git_tree add -A
+	# -f: Debian's top-level .gitignore ignores everything at the top.
+	git_tree add -A -f
 	git_tree commit -q -m "linux-source-6.1 ($tar_id)"
 	git_tree tag stock
 	echo "$tar_id" >"$tree/.lab-tarball"
@@ -150,11 +151,12 @@ set +e
 	/^  (CC|AS|AR|LD|BTF|OBJCOPY|HOSTCC|GEN|UPD|MKPIECE|VDSO)/ {
 		n++
 		if (n % 250 == 0) printf "kernel %s:   %5d steps, %ds\n", v, n, systime() - t0
+		fflush()
 	}
 	/^  LD      vmlinux$|^  BTF     |^  BTFIDS  vmlinux|^  Kernel: / {
-		printf "kernel %s:   %s\n", v, $0
+		printf "kernel %s:   %s\n", v, $0; fflush()
 	}
-	/error:|Error [0-9]/ { print "kernel " v ": " $0 }
+	/error:|Error [0-9]/ { print "kernel " v ": " $0; fflush() }
 	END { printf "kernel %s:   %d steps in all\n", v, n }'
 rc=${PIPESTATUS[0]}
 set -e

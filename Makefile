@@ -1,0 +1,109 @@
+# The lab's top-level build: kernels, BPF programs, guest binaries, the
+# initramfs, and the tests and demo that boot them in QEMU.
+#
+#   make demo     build, boot, show the smoke test
+#   make check    all tests (host unit tests and guest tests on each kernel)
+#   make help     the other targets
+
+SHELL := /bin/bash
+BUILD := build
+KBUILD := $(BUILD)/kernel
+VARIANTS ?= stock lsm
+# The kernel whose BTF the BPF programs' vmlinux.h is dumped from (CO-RE
+# relocates them against the booted kernel's BTF at load time).
+BTF_VARIANT ?= lsm
+
+CC := gcc
+CLANG ?= clang
+BPFTOOL ?= bpftool
+USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror
+GUEST_LDLIBS := -static -lbpf -lelf -lz -lzstd
+
+BPF_SRCS := $(wildcard bpf-progs/*/*.bpf.c)
+BPF_OBJS := $(patsubst %.bpf.c,$(BUILD)/bpf/%.bpf.o,$(notdir $(BPF_SRCS)))
+BPF_SKELS := $(BPF_OBJS:.bpf.o=.skel.h)
+GUEST_TEST_SRCS := $(wildcard tests/guest/src/*.c)
+GUEST_TESTS := $(patsubst tests/guest/src/%.c,$(BUILD)/guest/tests/%,$(GUEST_TEST_SRCS))
+GUEST_BIN_SRCS := $(wildcard bench/src/*.c)
+GUEST_BINS := $(patsubst bench/src/%.c,$(BUILD)/guest/bin/%,$(GUEST_BIN_SRCS))
+INITRAMFS := $(BUILD)/initramfs.cpio
+
+vpath %.bpf.c $(sort $(dir $(BPF_SRCS)))
+
+.PHONY: all help deps kernels bpf guest initramfs check check-host check-guest \
+	demo vm clean distclean FORCE
+.DELETE_ON_ERROR:
+
+all: kernels bpf guest initramfs
+
+help:
+	@sed -n 's/^## //p' Makefile
+
+## deps          install the Debian packages the lab needs (apt-get)
+deps: $(BUILD)/.deps
+$(BUILD)/.deps: scripts/deps.sh
+	@scripts/deps.sh
+	@mkdir -p $(BUILD) && touch $@
+
+## kernels       build the kernel variants in VARIANTS (default: stock lsm)
+kernels: $(foreach v,$(VARIANTS),$(KBUILD)/$(v)/bzImage)
+## kernel-V      build one variant: stock, lsm, nosec or nofix
+kernel-%: $(KBUILD)/%/bzImage ;
+# kernel/build.sh decides whether anything changed; make then sees
+# whether the outputs' mtimes moved.
+$(KBUILD)/%/bzImage $(KBUILD)/%/vmlinux: FORCE | deps
+	@kernel/build.sh $*
+FORCE:
+
+## bpf           BPF objects and skeletons, CO-RE against vmlinux.h
+bpf: $(BPF_OBJS) $(BPF_SKELS)
+$(BUILD)/bpf/vmlinux.h: $(KBUILD)/$(BTF_VARIANT)/vmlinux
+	@mkdir -p $(@D)
+	@echo "  BTF     $@ (from $(BTF_VARIANT))"
+	@$(BPFTOOL) btf dump file $< format c >$@
+$(BUILD)/bpf/%.bpf.o: %.bpf.c $(BUILD)/bpf/vmlinux.h
+	@echo "  CLANG   $@"
+	@$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+		-I$(BUILD)/bpf -c $< -o $@
+$(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
+	@echo "  SKEL    $@"
+	@$(BPFTOOL) gen skeleton $< name $* >$@
+
+## guest         static guest binaries: tests and the benchmark program
+guest: $(GUEST_TESTS) $(GUEST_BINS)
+$(BUILD)/guest/tests/%: tests/guest/src/%.c $(wildcard tests/guest/src/*.h) $(BPF_SKELS)
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	@$(CC) $(USER_CFLAGS) -I$(BUILD)/bpf -o $@ $< $(GUEST_LDLIBS)
+$(BUILD)/guest/bin/%: bench/src/%.c
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	@$(CC) $(USER_CFLAGS) -o $@ $< -static
+
+## initramfs     busybox + the lab's guest files, for every kernel
+initramfs: $(INITRAMFS)
+$(INITRAMFS): tests/vm/mkinitramfs.sh tests/guest/init $(wildcard tests/guest/lib/* tests/guest/tests/*) \
+		$(GUEST_TESTS) $(GUEST_BINS) $(BPF_OBJS)
+	@tests/vm/mkinitramfs.sh $@ $(BUILD)/guest/tests=lab/tests \
+		$(BUILD)/guest/bin=lab/bin $(BUILD)/bpf=lab/bpf +bpftool
+
+## check         all tests: host unit tests, then guest tests on each kernel
+check: deps all
+	@tests/run.sh $(VARIANTS)
+
+## demo          build, boot the lsm kernel with BPF LSM and show the smoke test
+demo: deps all
+	@tests/vm/run-vm.sh -q -k $(KBUILD)/lsm/bzImage -i $(INITRAMFS) \
+		-- lsm=landlock,lockdown,yama,bpf lab.tests=boot,lsm-list,btf,bpf-socket
+
+## vm            interactive shell in a guest (V=stock|lsm, APPEND="lsm=...")
+V ?= lsm
+vm: deps all
+	@tests/vm/run-vm.sh -s -k $(KBUILD)/$(V)/bzImage -i $(INITRAMFS) -- $(APPEND)
+
+## clean         remove the lab's build outputs but keep the kernel tree
+clean:
+	rm -rf $(BUILD)/bpf $(BUILD)/guest $(INITRAMFS)
+## distclean     remove everything built, kernel tree included
+distclean:
+	rm -rf $(BUILD)
