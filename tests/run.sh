@@ -25,12 +25,17 @@ fail() { failed=$((failed + 1)); failures+=("$1"); echo "not ok - $1"; }
 # Fold a TAP stream into the totals, each line prefixed with where it ran.
 tally() {
 	local where=$1 line
+	local re='^(not )?ok( [0-9]+)? - (.*)$'
 	while IFS= read -r line; do
-		case $line in
-		"ok "*) pass "$where: ${line#ok [0-9]* - }" ;;
-		"not ok "*) fail "$where: ${line#not ok [0-9]* - }" ;;
-		"# "*) echo "#   $where: ${line#\# }" ;;
-		esac
+		if [[ $line =~ $re ]]; then
+			if [ -z "${BASH_REMATCH[1]}" ]; then
+				pass "$where: ${BASH_REMATCH[3]}"
+			else
+				fail "$where: ${BASH_REMATCH[3]}"
+			fi
+		elif [[ $line == "# "* ]]; then
+			echo "#   $where: ${line#\# }"
+		fi
 	done
 }
 
