@@ -68,7 +68,7 @@ for v in "${variants[@]}"; do
 		log=$results/$v-$name.log
 		t0=$(date +%s)
 		tests/vm/run-vm.sh -q -k "$kernel" -i build/initramfs.cpio -l "$log" \
-			-t "${TIMEOUT:-600}" -- "$append" "lab.tests=$tests" \
+			-t "${TIMEOUT:-600}" -- "$append" "lab.variant=$v" "lab.tests=$tests" \
 			>"$results/$v-$name.tap" 2>"$results/$v-$name.err"
 		rc=$?
 		tally "$where" <"$results/$v-$name.tap"
