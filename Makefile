@@ -27,6 +27,18 @@ GUEST_TESTS := $(patsubst tests/guest/src/%.c,$(BUILD)/guest/tests/%,$(GUEST_TES
 GUEST_BIN_SRCS := $(wildcard bench/src/*.c)
 GUEST_BINS := $(patsubst bench/src/%.c,$(BUILD)/guest/bin/%,$(GUEST_BIN_SRCS))
 INITRAMFS := $(BUILD)/initramfs.cpio
+# Policies the LSM guest tests load, compiled on the host and never
+# loaded into it: AppArmor profiles (apparmor_parser -Q against the 6.1
+# guest's feature set, dumped from its /sys/kernel/security/apparmor/
+# features), and SELinux's dummy MLS policy from the kernel tree's mdp
+# generator, built standalone (kconfig from the BTF_VARIANT's O= folder).
+AA_FEATURES := tests/guest/apparmor/features-6.1
+AA_POLICIES := $(patsubst tests/guest/apparmor/%.profile,$(BUILD)/guest/apparmor/%.bin,\
+	$(wildcard tests/guest/apparmor/*.profile))
+KSRC := $(KBUILD)/linux
+MDP := $(BUILD)/guest/mdp
+SELINUX_POLICY := $(BUILD)/guest/selinux/policy.33
+GUEST_POLICIES := $(AA_POLICIES) $(SELINUX_POLICY)
 
 vpath %.bpf.c $(sort $(dir $(BPF_SRCS)))
 
@@ -69,8 +81,8 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	@echo "  SKEL    $@"
 	@$(BPFTOOL) gen skeleton $< name $* >$@
 
-## guest         static guest binaries: tests and the benchmark program
-guest: $(GUEST_TESTS) $(GUEST_BINS)
+## guest         static guest binaries (tests, the benchmark) and LSM policies
+guest: $(GUEST_TESTS) $(GUEST_BINS) $(GUEST_POLICIES)
 $(BUILD)/guest/tests/%: tests/guest/src/%.c $(wildcard tests/guest/src/*.h) $(BPF_SKELS)
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
@@ -79,13 +91,30 @@ $(BUILD)/guest/bin/%: bench/src/%.c
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	@$(CC) $(USER_CFLAGS) -o $@ $< -static
+$(BUILD)/guest/apparmor/%.bin: tests/guest/apparmor/%.profile $(AA_FEATURES)
+	@mkdir -p $(@D)
+	@echo "  AA      $@"
+	@apparmor_parser --config-file /dev/null -Q -K -q -M $(AA_FEATURES) -o $@ $<
+$(MDP)/mdp: $(KSRC)/scripts/selinux/mdp/mdp.c
+	@mkdir -p $(@D)
+	@echo "  HOSTCC  $@"
+	@$(CC) -O2 -I$(KSRC)/include/uapi -I$(KSRC)/include \
+		-I$(KSRC)/security/selinux/include -I$(KSRC)/out-$(BTF_VARIANT)/include -o $@ $<
+$(SELINUX_POLICY): $(MDP)/mdp
+	@mkdir -p $(@D)
+	@echo "  SELINUX $@"
+	@$(MDP)/mdp -m $(MDP)/policy.conf $(MDP)/file_contexts
+	@checkpolicy -U allow -M -c 33 -o $@ $(MDP)/policy.conf >/dev/null
 
 ## initramfs     busybox + the lab's guest files, for every kernel
 initramfs: $(INITRAMFS)
-$(INITRAMFS): tests/vm/mkinitramfs.sh tests/guest/init $(wildcard tests/guest/lib/* tests/guest/tests/*) \
-		$(GUEST_TESTS) $(GUEST_BINS) $(BPF_OBJS)
+$(INITRAMFS): tests/vm/mkinitramfs.sh tests/guest/init \
+		$(wildcard tests/guest/lib/* tests/guest/tests/* tests/guest/tomoyo/*) \
+		$(GUEST_TESTS) $(GUEST_BINS) $(GUEST_POLICIES) $(BPF_OBJS)
 	@tests/vm/mkinitramfs.sh $@ $(BUILD)/guest/tests=lab/tests \
-		$(BUILD)/guest/bin=lab/bin $(BUILD)/bpf=lab/bpf +bpftool
+		$(BUILD)/guest/bin=lab/bin $(BUILD)/bpf=lab/bpf +bpftool \
+		$(BUILD)/guest/apparmor=lab/apparmor $(BUILD)/guest/selinux=lab/selinux \
+		tests/guest/tomoyo=lab/tomoyo
 
 ## check         all tests: host unit tests, then guest tests on each kernel
 check: deps all
