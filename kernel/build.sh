@@ -36,7 +36,7 @@ lsm) mapfile -t series < <(grep -v -e '^#' -e '^[[:space:]]*$' "$kdir/patches/se
 nofix)
 	# The series without the inode_init_security fix, to show what the
 	# fix changes; see kernel/patches/series for the patch it drops.
-	mapfile -t series < <(grep -v -e '^#' -e '^[[:space:]]*$' -e 'inode_init_security-fix' \
+	mapfile -t series < <(grep -v -e '^#' -e '^[[:space:]]*$' -e 'call-inode_init_security-hooks' \
 		"$kdir/patches/series" || true)
 	;;
 *) die "unknown variant (stock, lsm, nosec, nofix)" ;;

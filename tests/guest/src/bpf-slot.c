@@ -6,6 +6,7 @@
  * program denies what it should.
  */
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "cgroup_util.h"
 #include "file_open_probe.skel.h"
@@ -117,7 +118,8 @@ int main(void)
 	if (!skel)
 		tap_bail("load file_open_probe.bpf.o: %s", strerror(errno));
 	skel->bss->target_ino = st.st_ino;
-	skel->bss->target_dev = st.st_dev;
+	/* The kernel's dev_t: 12 bits of major above 20 of minor. */
+	skel->bss->target_dev = major(st.st_dev) << 20 | minor(st.st_dev);
 
 	expect_slot("off", "at boot");
 	expect_open(TARGET, 0, "with no program");
