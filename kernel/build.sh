@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build one kernel variant of the lab from Debian's linux-source-6.1.
 #
-#   kernel/build.sh VARIANT        VARIANT: stock | lsm | nosec | nofix
+#   kernel/build.sh VARIANT        VARIANT: stock | lsm | nosec | nofix | debug
 #
 # One unpacked tree is kept as a git repository (build/kernel/linux):
 # tag "stock" is the pristine tarball, branch "lsm" is stock plus
@@ -15,7 +15,7 @@
 # patches, config fragments, this script) have not changed.
 set -euo pipefail
 
-variant=${1:?usage: kernel/build.sh stock|lsm|nosec|nofix}
+variant=${1:?usage: kernel/build.sh stock|lsm|nosec|nofix|debug}
 top=$(cd "$(dirname "$0")/.." && pwd)
 kdir=$top/kernel
 bdir=${BUILD_DIR:-$top/build}/kernel
@@ -32,15 +32,16 @@ series=()
 case $variant in
 stock) ;;
 nosec) fragments+=("$kdir/config/nosec.config") ;;
-lsm) mapfile -t series < <(grep -v -e '^#' -e '^[[:space:]]*$' "$kdir/patches/series" || true) ;;
+lsm | debug) mapfile -t series < <(grep -v -e '^#' -e '^[[:space:]]*$' "$kdir/patches/series" || true) ;;
 nofix)
 	# The series without the inode_init_security fix, to show what the
 	# fix changes; see kernel/patches/series for the patch it drops.
 	mapfile -t series < <(grep -v -e '^#' -e '^[[:space:]]*$' -e 'call-inode_init_security-hooks' \
 		"$kdir/patches/series" || true)
 	;;
-*) die "unknown variant (stock, lsm, nosec, nofix)" ;;
+*) die "unknown variant (stock, lsm, nosec, nofix, debug)" ;;
 esac
+[ "$variant" = debug ] && fragments+=("$kdir/config/debug.config")
 
 [ -r "$tarball" ] || die "$tarball missing: run 'make deps'"
 tar_id=$(stat -c '%s-%Y' "$tarball")
@@ -92,16 +93,17 @@ fi
 if [ ${#series[@]} -eq 0 ]; then
 	rev=stock
 else
-	rev=$variant
+	# debug builds from the same commits as lsm.
+	rev=${variant/debug/lsm}
 	series_hash=$(for p in "${series[@]}"; do echo "$p"; cat "$kdir/patches/$p"; done | sha256sum | cut -d' ' -f1)
-	if [ "$(cat "$tree/.lab-series-$variant" 2>/dev/null)" != "$series_hash" ]; then
+	if [ "$(cat "$tree/.lab-series-$rev" 2>/dev/null)" != "$series_hash" ]; then
 		say "applying ${#series[@]} patch(es) onto stock"
-		git_tree checkout -q -f -B "$variant" stock
+		git_tree checkout -q -f -B "$rev" stock
 		for p in "${series[@]}"; do
 			git_tree am -q --keep-cr "$kdir/patches/$p" ||
 				{ git_tree am --abort || true; die "patch $p does not apply"; }
 		done
-		echo "$series_hash" >"$tree/.lab-series-$variant"
+		echo "$series_hash" >"$tree/.lab-series-$rev"
 	fi
 fi
 if [ "$(git_tree rev-parse HEAD)" != "$(git_tree rev-parse "$rev^{commit}")" ]; then
