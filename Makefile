@@ -42,7 +42,7 @@ GUEST_POLICIES := $(AA_POLICIES) $(SELINUX_POLICY)
 
 vpath %.bpf.c $(sort $(dir $(BPF_SRCS)))
 
-.PHONY: all help deps kernels bpf guest initramfs check check-host check-guest \
+.PHONY: all help deps kernels bpf guest initramfs check check-debug checkpatch \
 	demo vm clean distclean FORCE
 .DELETE_ON_ERROR:
 
@@ -119,6 +119,18 @@ $(INITRAMFS): tests/vm/mkinitramfs.sh tests/guest/init \
 ## check         all tests: host unit tests, then guest tests on each kernel
 check: deps all
 	@tests/run.sh $(VARIANTS)
+
+## check-debug   the debug kernel's boots (tests/boots-debug): leaks, KASAN, lockdep
+check-debug: deps all $(KBUILD)/debug/bzImage
+	@HOST_TESTS=0 BOOTS=tests/boots-debug TIMEOUT=1800 tests/run.sh debug
+
+## checkpatch    scripts/checkpatch.pl --strict on kernel/patches, run from the tree
+# (from this repository, checkpatch would take the tracked .patch files for
+# source files and flag every context line's leading space).
+checkpatch: $(KBUILD)/stock/bzImage
+	@cd $(KBUILD)/linux && for p in $(abspath $(wildcard kernel/patches/*.patch)); do \
+		echo "$$(basename $$p): $$(scripts/checkpatch.pl --no-tree --strict --terse $$p | tail -n 1)"; \
+	done
 
 ## demo          build, boot the lsm kernel with BPF LSM and show the smoke test
 demo: deps all

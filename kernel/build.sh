@@ -41,6 +41,7 @@ nofix)
 	;;
 *) die "unknown variant (stock, lsm, nosec, nofix, debug)" ;;
 esac
+[ ${#series[@]} -gt 0 ] && fragments+=("$kdir/config/lsm.config")
 [ "$variant" = debug ] && fragments+=("$kdir/config/debug.config")
 
 [ -r "$tarball" ] || die "$tarball missing: run 'make deps'"
