@@ -9,6 +9,7 @@
 #include <sys/sysmacros.h>
 
 #include "cgroup_util.h"
+#include "lsm_util.h"
 #include "file_open_probe.skel.h"
 #include "tap.h"
 
@@ -52,17 +53,6 @@ static void expect_slot(const char *want, const char *when)
 		   want, when, have);
 }
 
-/* The errno open() fails with, 0 when it succeeds. */
-static int try_open(const char *path)
-{
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0)
-		return errno;
-	close(fd);
-	return 0;
-}
-
 static int try_target(void)
 {
 	return try_open(TARGET);
@@ -75,13 +65,6 @@ static void expect_open(const char *path, int want, const char *when)
 	tap_result(rc == want, "open(%s) %s %s (got %s)", path,
 		   want ? "fails with EPERM" : "succeeds", when,
 		   rc ? strerror(rc) : "success");
-}
-
-static int create(const char *path)
-{
-	int fd = open(path, O_CREAT | O_WRONLY, 0644);
-
-	return fd < 0 ? -1 : close(fd);
 }
 
 int main(void)
@@ -97,7 +80,7 @@ int main(void)
 	else
 		tap_result(!has_slots, "the stock kernel has no " SLOTS);
 
-	if (create(TARGET) || create(OTHER) || stat(TARGET, &st))
+	if (make_file(TARGET) || make_file(OTHER) || stat(TARGET, &st))
 		tap_bail("create test files: %s", strerror(errno));
 
 	skel = file_open_probe__open_and_load();

@@ -27,16 +27,6 @@ static int probe_open(const char *path)
 	return run(argv);
 }
 
-static int make_file(const char *path)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-
-	if (fd < 0)
-		return errno;
-	close(fd);
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	char buf[4096];

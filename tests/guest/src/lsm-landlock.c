@@ -17,16 +17,6 @@
 #define ALLOWED_FILE	ALLOWED_DIR "/file"
 #define OTHER_FILE	"/tmp/landlock-other"
 
-static int make_file(const char *path)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-
-	if (fd < 0)
-		return errno;
-	close(fd);
-	return 0;
-}
-
 /* Restrict the calling process to reading files beneath @dir. */
 static int restrict_reads_to(const char *dir)
 {

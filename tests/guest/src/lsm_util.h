@@ -135,6 +135,17 @@ static inline int try_open(const char *path)
 	return 0;
 }
 
+/* Create (or truncate) PATH: 0, or the errno. */
+static inline int make_file(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
 /* Drop @cap from the effective, permitted and inheritable sets. */
 static inline int drop_cap(int cap)
 {
