@@ -42,11 +42,11 @@ GUEST_POLICIES := $(AA_POLICIES) $(SELINUX_POLICY)
 
 vpath %.bpf.c $(sort $(dir $(BPF_SRCS)))
 
-.PHONY: all help deps kernels bpf guest initramfs check check-debug checkpatch \
+.PHONY: all help deps kernels bpf guest initramfs loader check check-debug checkpatch \
 	demo vm clean distclean FORCE
 .DELETE_ON_ERROR:
 
-all: kernels bpf guest initramfs
+all: kernels bpf guest initramfs loader
 
 help:
 	@sed -n 's/^## //p' Makefile
@@ -105,6 +105,13 @@ $(SELINUX_POLICY): $(MDP)/mdp
 	@echo "  SELINUX $@"
 	@$(MDP)/mdp -m $(MDP)/policy.conf $(MDP)/file_contexts
 	@checkpolicy -U allow -M -c 33 -o $@ $(MDP)/policy.conf >/dev/null
+
+## loader        lsmctl, the policy tool (so far: check)
+loader: $(BUILD)/loader/lsmctl
+$(BUILD)/loader/lsmctl: loader/lsmctl.c loader/policy.c loader/policy.h
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	@$(CC) $(USER_CFLAGS) -o $@ loader/lsmctl.c loader/policy.c -lyaml
 
 ## initramfs     busybox + the lab's guest files, for every kernel
 initramfs: $(INITRAMFS)

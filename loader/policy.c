@@ -1,0 +1,599 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The policy parser: YAML (libyaml's document API) to struct policy, with
+ * every error naming FILE:LINE:COL.
+ */
+#include "policy.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <yaml.h>
+
+#define POLICY_FILE_MAX (1 << 20)
+
+struct ctx {
+	const char *file;
+	yaml_document_t *doc;
+	char *err;
+	size_t errlen;
+};
+
+static const char *const kind_names[] = {
+	[RULE_FILES] = "files",
+	[RULE_EXEC] = "exec",
+	[RULE_NETWORK] = "network",
+	[RULE_PTRACE] = "ptrace",
+	[RULE_MOUNT] = "mount",
+	[RULE_MODULE_LOAD] = "module_load",
+	[RULE_SIGNAL] = "signal",
+	[RULE_CAPABILITY] = "capability",
+};
+
+#define N_KINDS (sizeof(kind_names) / sizeof(kind_names[0]))
+
+/* Capability names, by number (include/uapi/linux/capability.h, 6.1). */
+static const char *const cap_names[] = {
+	"chown", "dac_override", "dac_read_search", "fowner", "fsetid",
+	"kill", "setgid", "setuid", "setpcap", "linux_immutable",
+	"net_bind_service", "net_broadcast", "net_admin", "net_raw",
+	"ipc_lock", "ipc_owner", "sys_module", "sys_rawio", "sys_chroot",
+	"sys_ptrace", "sys_pacct", "sys_admin", "sys_boot", "sys_nice",
+	"sys_resource", "sys_time", "sys_tty_config", "mknod", "lease",
+	"audit_write", "audit_control", "setfcap", "mac_override",
+	"mac_admin", "syslog", "wake_alarm", "block_suspend", "audit_read",
+	"perfmon", "bpf", "checkpoint_restore",
+};
+
+#define N_CAPS (sizeof(cap_names) / sizeof(cap_names[0]))
+
+const char *rule_kind_name(enum rule_kind kind)
+{
+	return (size_t)kind < N_KINDS ? kind_names[kind] : "?";
+}
+
+__attribute__((format(printf, 3, 4)))
+static int fail(struct ctx *c, const yaml_node_t *n, const char *fmt, ...)
+{
+	size_t off;
+	va_list ap;
+
+	off = (size_t)snprintf(c->err, c->errlen, "%s:%zu:%zu: ", c->file,
+			       n ? n->start_mark.line + 1 : 1,
+			       n ? n->start_mark.column + 1 : 1);
+	if (off >= c->errlen)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(c->err + off, c->errlen - off, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static yaml_node_t *node_at(struct ctx *c, int index)
+{
+	return yaml_document_get_node(c->doc, index);
+}
+
+/* A scalar's text, or NULL (with an error) when @n is not a scalar. */
+static const char *scalar(struct ctx *c, const yaml_node_t *n, const char *what)
+{
+	if (n->type != YAML_SCALAR_NODE) {
+		fail(c, n, "%s must be a single value", what);
+		return NULL;
+	}
+	return (const char *)n->data.scalar.value;
+}
+
+/* Index of @s in @names (case-insensitive), or -1. */
+static int lookup(const char *s, const char *const *names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (names[i] && !strcasecmp(s, names[i]))
+			return (int)i;
+	return -1;
+}
+
+static int parse_action(struct ctx *c, const yaml_node_t *n, bool *deny)
+{
+	static const char *const actions[] = { "allow", "deny" };
+	const char *s = scalar(c, n, "action");
+	int i;
+
+	if (!s)
+		return -1;
+	i = lookup(s, actions, 2);
+	if (i < 0)
+		return fail(c, n, "action must be allow or deny, not '%s'", s);
+	*deny = i == 1;
+	return 0;
+}
+
+static int parse_path(struct ctx *c, const yaml_node_t *n, struct policy_rule *r)
+{
+	const char *s = scalar(c, n, "a path");
+	size_t len;
+
+	if (!s)
+		return -1;
+	len = strlen(s);
+	if (s[0] != '/')
+		return fail(c, n, "'%s' is not an absolute path", s);
+	if (len >= POLICY_PATH_MAX)
+		return fail(c, n, "path longer than %d bytes", POLICY_PATH_MAX - 1);
+	if (len >= 3 && !strcmp(s + len - 3, "/**")) {
+		r->file.subtree = true;
+		len = len > 3 ? len - 3 : 1;	/* the root itself, with the stars */
+	}
+	memcpy(r->file.path, s, len);
+	r->file.path[len] = '\0';
+	if (strstr(r->file.path, "*"))
+		return fail(c, n, "'*' is only allowed as a final '/**' (a subtree)");
+	return 0;
+}
+
+static int parse_access(struct ctx *c, const yaml_node_t *n, unsigned int *access)
+{
+	static const char *const names[] = { "read", "write", "exec", "create", "unlink" };
+	yaml_node_item_t *it;
+	const yaml_node_t *item;
+	const char *s;
+	int i;
+
+	*access = 0;
+	if (n->type == YAML_SCALAR_NODE) {
+		it = NULL;
+		item = n;
+	} else if (n->type == YAML_SEQUENCE_NODE) {
+		it = n->data.sequence.items.start;
+		if (it == n->data.sequence.items.top)
+			return fail(c, n, "access is an empty list");
+		item = node_at(c, *it);
+	} else {
+		return fail(c, n, "access must be one access or a list of them");
+	}
+	for (;;) {
+		s = scalar(c, item, "an access");
+		if (!s)
+			return -1;
+		i = lookup(s, names, 5);
+		if (i < 0)
+			return fail(c, item, "unknown access '%s' (read, write, exec, create, unlink)", s);
+		if (*access & (1u << i))
+			return fail(c, item, "access '%s' listed twice", s);
+		*access |= 1u << i;
+		if (!it || ++it == n->data.sequence.items.top)
+			return 0;
+		item = node_at(c, *it);
+	}
+}
+
+static int parse_caps(struct ctx *c, const yaml_node_t *n, uint64_t *caps)
+{
+	yaml_node_item_t *it = NULL;
+	const yaml_node_t *item = n;
+	const char *s;
+	int i;
+
+	*caps = 0;
+	if (n->type == YAML_SEQUENCE_NODE) {
+		it = n->data.sequence.items.start;
+		if (it == n->data.sequence.items.top)
+			return fail(c, n, "capability is an empty list");
+		item = node_at(c, *it);
+	}
+	for (;;) {
+		s = scalar(c, item, "a capability");
+		if (!s)
+			return -1;
+		if (!strncasecmp(s, "cap_", 4))
+			s += 4;
+		i = lookup(s, cap_names, N_CAPS);
+		if (i < 0)
+			return fail(c, item, "unknown capability '%s'", s);
+		*caps |= 1ull << i;
+		if (!it || ++it == n->data.sequence.items.top)
+			return 0;
+		item = node_at(c, *it);
+	}
+}
+
+static int parse_cidr(struct ctx *c, const yaml_node_t *n, struct policy_rule *r)
+{
+	const char *s = scalar(c, n, "cidr");
+	char addr[INET6_ADDRSTRLEN + 1];
+	const char *slash;
+	char *end;
+	long prefix;
+	int max;
+
+	if (!s)
+		return -1;
+	slash = strchr(s, '/');
+	if (!slash || (size_t)(slash - s) >= sizeof(addr))
+		return fail(c, n, "'%s' is not an address/prefix", s);
+	memcpy(addr, s, (size_t)(slash - s));
+	addr[slash - s] = '\0';
+	if (inet_pton(AF_INET, addr, r->net.addr) == 1) {
+		max = 32;
+		if (r->net.family == AF_INET6)
+			return fail(c, n, "an IPv4 cidr with family inet6");
+		r->net.family = AF_INET;
+	} else if (inet_pton(AF_INET6, addr, r->net.addr) == 1) {
+		max = 128;
+		if (r->net.family == AF_INET)
+			return fail(c, n, "an IPv6 cidr with family inet");
+		r->net.family = AF_INET6;
+	} else {
+		return fail(c, n, "'%s' is not an IPv4 or IPv6 address", addr);
+	}
+	errno = 0;
+	prefix = strtol(slash + 1, &end, 10);
+	if (errno || end == slash + 1 || *end || prefix < 0 || prefix > max)
+		return fail(c, n, "prefix length must be 0 to %d in '%s'", max, s);
+	r->net.prefix = (int)prefix;
+	return 0;
+}
+
+static int parse_port(const char *s, char **end, long *port)
+{
+	errno = 0;
+	*port = strtol(s, end, 10);
+	return errno || *end == s || *port < 0 || *port > 65535 ? -1 : 0;
+}
+
+static int parse_ports(struct ctx *c, const yaml_node_t *n, struct policy_rule *r)
+{
+	const char *s = scalar(c, n, "ports");
+	long lo, hi;
+	char *end;
+
+	if (!s)
+		return -1;
+	if (parse_port(s, &end, &lo))
+		return fail(c, n, "'%s' is not a port (0-65535) or a range lo-hi", s);
+	hi = lo;
+	if (*end == '-' && parse_port(end + 1, &end, &hi))
+		return fail(c, n, "'%s' is not a port range lo-hi", s);
+	if (*end)
+		return fail(c, n, "'%s' is not a port (0-65535) or a range lo-hi", s);
+	if (hi < lo)
+		return fail(c, n, "port range '%s' ends before it starts", s);
+	r->net.port_min = (uint16_t)lo;
+	r->net.port_max = (uint16_t)hi;
+	return 0;
+}
+
+/* Values of the network rule's keys. */
+static const char *const net_ops[] = { "socket", "bind", "connect" };
+static const char *const families[] = { "any", "unix", "inet", "inet6" };
+static const int family_values[] = { 0, AF_UNIX, AF_INET, AF_INET6 };
+static const char *const types[] = { "any", "stream", "dgram", "raw" };
+static const int type_values[] = { 0, SOCK_STREAM, SOCK_DGRAM, SOCK_RAW };
+static const char *const protocols[] = { "any", "tcp", "udp", "icmp", "icmpv6" };
+static const int protocol_values[] = { 0, IPPROTO_TCP, IPPROTO_UDP, IPPROTO_ICMP, IPPROTO_ICMPV6 };
+
+static int parse_choice(struct ctx *c, const yaml_node_t *n, const char *what,
+			const char *const *names, const int *values, size_t count, int *out)
+{
+	const char *s = scalar(c, n, what);
+	int i;
+
+	if (!s)
+		return -1;
+	i = lookup(s, names, count);
+	if (i < 0)
+		return fail(c, n, "unknown %s '%s'", what, s);
+	*out = values ? values[i] : i;
+	return 0;
+}
+
+/* Which keys each kind of rule takes besides its own and "action". */
+static bool key_allowed(enum rule_kind kind, enum net_op op, const char *key)
+{
+	switch (kind) {
+	case RULE_FILES:
+		return !strcmp(key, "access");
+	case RULE_NETWORK:
+		if (!strcmp(key, "family") || !strcmp(key, "protocol"))
+			return true;
+		if (!strcmp(key, "type"))
+			return op == NET_SOCKET;
+		return op != NET_SOCKET && (!strcmp(key, "cidr") || !strcmp(key, "ports"));
+	case RULE_EXEC:
+	case RULE_CAPABILITY:
+		return false;
+	default:
+		return false;
+	}
+}
+
+/* Rules whose value is the action itself: "ptrace: deny". */
+static bool kind_is_bare(enum rule_kind kind)
+{
+	return kind == RULE_PTRACE || kind == RULE_MOUNT ||
+	       kind == RULE_MODULE_LOAD || kind == RULE_SIGNAL;
+}
+
+static int parse_rule(struct ctx *c, const yaml_node_t *n, struct policy_rule *r)
+{
+	const yaml_node_t *kind_value = NULL, *action = NULL;
+	yaml_node_pair_t *pair;
+	const yaml_node_t *key, *value;
+	const char *k;
+	int kind = -1, i, op = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->line = (unsigned int)n->start_mark.line + 1;
+	r->net.prefix = -1;
+	r->net.port_max = 65535;
+	if (n->type != YAML_MAPPING_NODE)
+		return fail(c, n, "a rule must be a mapping, e.g. '- files: /etc/shadow'");
+
+	/* First pass: the rule's kind, which says what the other keys mean. */
+	for (pair = n->data.mapping.pairs.start; pair < n->data.mapping.pairs.top; pair++) {
+		yaml_node_pair_t *prev;
+
+		key = node_at(c, pair->key);
+		k = scalar(c, key, "a key");
+		if (!k)
+			return -1;
+		for (prev = n->data.mapping.pairs.start; prev < pair; prev++)
+			if (!strcmp(k, (const char *)node_at(c, prev->key)->data.scalar.value))
+				return fail(c, key, "'%s' given twice", k);
+		i = lookup(k, kind_names, N_KINDS);
+		if (i < 0)
+			continue;
+		if (kind >= 0)
+			return fail(c, key, "a rule has one kind, and this one has %s and %s",
+				    kind_names[kind], k);
+		kind = i;
+		kind_value = node_at(c, pair->value);
+	}
+	if (kind < 0)
+		return fail(c, n, "a rule needs a kind: files, exec, network, ptrace, mount, module_load, signal or capability");
+	r->kind = (enum rule_kind)kind;
+
+	switch (r->kind) {
+	case RULE_FILES:
+	case RULE_EXEC:
+		if (parse_path(c, kind_value, r))
+			return -1;
+		r->file.access = r->kind == RULE_EXEC ? ACCESS_EXEC : 0;
+		break;
+	case RULE_NETWORK:
+		if (parse_choice(c, kind_value, "network operation", net_ops, NULL, 3, &op))
+			return -1;
+		r->net.op = (enum net_op)op;
+		break;
+	case RULE_CAPABILITY:
+		if (parse_caps(c, kind_value, &r->caps))
+			return -1;
+		break;
+	default:
+		action = kind_value;
+		break;
+	}
+
+	/* Second pass: the other keys. */
+	for (pair = n->data.mapping.pairs.start; pair < n->data.mapping.pairs.top; pair++) {
+		key = node_at(c, pair->key);
+		value = node_at(c, pair->value);
+		k = (const char *)key->data.scalar.value;
+		if (lookup(k, kind_names, N_KINDS) >= 0)
+			continue;
+		if (!strcmp(k, "action")) {
+			if (kind_is_bare(r->kind))
+				return fail(c, key, "%s takes its action as its value: '%s: deny'",
+					    kind_names[kind], kind_names[kind]);
+			if (action)
+				return fail(c, key, "action given twice");
+			action = value;
+			continue;
+		}
+		if (!key_allowed(r->kind, r->net.op, k))
+			return fail(c, key, "unknown key '%s' in a %s rule", k, kind_names[kind]);
+		if (!strcmp(k, "access")) {
+			if (parse_access(c, value, &r->file.access))
+				return -1;
+		} else if (!strcmp(k, "family")) {
+			if (parse_choice(c, value, "family", families, family_values, 4, &r->net.family))
+				return -1;
+		} else if (!strcmp(k, "type")) {
+			if (parse_choice(c, value, "socket type", types, type_values, 4, &r->net.type))
+				return -1;
+		} else if (!strcmp(k, "protocol")) {
+			if (parse_choice(c, value, "protocol", protocols, protocol_values, 5,
+					 &r->net.protocol))
+				return -1;
+		} else if (!strcmp(k, "cidr")) {
+			if (parse_cidr(c, value, r))
+				return -1;
+		} else if (!strcmp(k, "ports")) {
+			if (parse_ports(c, value, r))
+				return -1;
+		}
+	}
+	if (!action)
+		return fail(c, n, "the %s rule needs 'action: allow' or 'action: deny'",
+			    kind_names[kind]);
+	if (parse_action(c, action, &r->deny))
+		return -1;
+	if (r->kind == RULE_FILES && !r->file.access)
+		return fail(c, n, "the files rule needs 'access:' (read, write, exec, create, unlink)");
+	return 0;
+}
+
+static bool same_rule(const struct policy_rule *a, const struct policy_rule *b)
+{
+	struct policy_rule x = *a, y = *b;
+
+	x.line = y.line = 0;
+	return !memcmp(&x, &y, sizeof(x));
+}
+
+static int parse_rules(struct ctx *c, const yaml_node_t *n, struct policy *p)
+{
+	yaml_node_item_t *it;
+	size_t count, i, j;
+
+	if (n->type != YAML_SEQUENCE_NODE)
+		return fail(c, n, "rules must be a list ('- files: ...')");
+	count = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+	if (!count)
+		return fail(c, n, "rules is empty");
+	if (count > POLICY_MAX_RULES)
+		return fail(c, n, "%zu rules, more than %d", count, POLICY_MAX_RULES);
+	p->rules = calloc(count, sizeof(*p->rules));
+	if (!p->rules)
+		return fail(c, n, "out of memory");
+	for (it = n->data.sequence.items.start, i = 0; i < count; it++, i++) {
+		if (parse_rule(c, node_at(c, *it), &p->rules[i]))
+			return -1;
+		p->n_rules = i + 1;
+		for (j = 0; j < i; j++)
+			if (same_rule(&p->rules[i], &p->rules[j]))
+				return fail(c, node_at(c, *it), "the same rule as line %u",
+					    p->rules[j].line);
+	}
+	return 0;
+}
+
+static int parse_top(struct ctx *c, struct policy *p)
+{
+	static const char *const top_keys[] = { "name", "mode", "default", "rules" };
+	static const char *const modes[] = { "enforce", "audit" };
+	static const char *const defaults[] = { "allow", "deny" };
+	const yaml_node_t *seen[4] = { NULL }, *root, *key, *value;
+	yaml_node_pair_t *pair;
+	const char *s;
+	int i, v;
+
+	root = yaml_document_get_root_node(c->doc);
+	if (!root)
+		return fail(c, NULL, "empty policy: it needs 'name:' and 'rules:'");
+	if (root->type != YAML_MAPPING_NODE)
+		return fail(c, root, "a policy is a mapping with name, mode, default and rules");
+	for (pair = root->data.mapping.pairs.start; pair < root->data.mapping.pairs.top; pair++) {
+		key = node_at(c, pair->key);
+		s = scalar(c, key, "a key");
+		if (!s)
+			return -1;
+		i = lookup(s, top_keys, 4);
+		if (i < 0)
+			return fail(c, key, "unknown key '%s' (name, mode, default, rules)", s);
+		if (seen[i])
+			return fail(c, key, "'%s' given twice", s);
+		seen[i] = key;
+		value = node_at(c, pair->value);
+		switch (i) {
+		case 0:
+			s = scalar(c, value, "name");
+			if (!s)
+				return -1;
+			if (!*s || strlen(s) >= POLICY_NAME_MAX)
+				return fail(c, value, "name must be 1 to %d characters",
+					    POLICY_NAME_MAX - 1);
+			for (v = 0; s[v]; v++)
+				if (!isalnum((unsigned char)s[v]) && !strchr("._-", s[v]))
+					return fail(c, value, "name may only hold letters, digits, '.', '_' and '-'");
+			strcpy(p->name, s);
+			break;
+		case 1:
+			if (parse_choice(c, value, "mode", modes, NULL, 2, &v))
+				return -1;
+			p->audit = v == 1;
+			break;
+		case 2:
+			if (parse_choice(c, value, "default", defaults, NULL, 2, &v))
+				return -1;
+			p->default_deny = v == 1;
+			break;
+		case 3:
+			if (parse_rules(c, value, p))
+				return -1;
+			break;
+		}
+	}
+	if (!seen[0])
+		return fail(c, root, "the policy needs a 'name:'");
+	if (!seen[3])
+		return fail(c, root, "the policy needs 'rules:'");
+	return 0;
+}
+
+int policy_parse(const char *name, const char *buf, size_t len, struct policy *p,
+		 char *err, size_t errlen)
+{
+	struct ctx c = { .file = name, .err = err, .errlen = errlen };
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	if (!yaml_parser_initialize(&parser)) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		return -1;
+	}
+	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
+	if (!yaml_parser_load(&parser, &doc)) {
+		snprintf(err, errlen, "%s:%zu:%zu: not valid YAML: %s", name,
+			 parser.problem_mark.line + 1, parser.problem_mark.column + 1,
+			 parser.problem ? parser.problem : "unknown error");
+		yaml_parser_delete(&parser);
+		return -1;
+	}
+	c.doc = &doc;
+	rc = parse_top(&c, p);
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	if (rc)
+		policy_free(p);
+	return rc;
+}
+
+int policy_parse_file(const char *path, struct policy *p, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	size_t len;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	buf = malloc(POLICY_FILE_MAX + 1);
+	if (!buf) {
+		fclose(f);
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -1;
+	}
+	len = fread(buf, 1, POLICY_FILE_MAX + 1, f);
+	if (ferror(f) || len > POLICY_FILE_MAX) {
+		snprintf(err, errlen, "%s: %s", path,
+			 ferror(f) ? strerror(errno) : "larger than 1 MiB: not a policy");
+		fclose(f);
+		free(buf);
+		return -1;
+	}
+	fclose(f);
+	rc = policy_parse(path, buf, len, p, err, errlen);
+	free(buf);
+	return rc;
+}
+
+void policy_free(struct policy *p)
+{
+	free(p->rules);
+	memset(p, 0, sizeof(*p));
+}

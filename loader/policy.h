@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A per-cgroup security policy as lsmctl reads it from YAML (see
+ * loader/POLICY.md): a name, a mode, a default, and rules.
+ */
+#ifndef LSMCTL_POLICY_H
+#define LSMCTL_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define POLICY_NAME_MAX 64
+#define POLICY_PATH_MAX 4096
+#define POLICY_MAX_RULES 4096
+
+enum rule_kind {
+	RULE_FILES,
+	RULE_EXEC,
+	RULE_NETWORK,
+	RULE_PTRACE,
+	RULE_MOUNT,
+	RULE_MODULE_LOAD,
+	RULE_SIGNAL,
+	RULE_CAPABILITY,
+};
+
+/* File accesses, a bit each. */
+enum file_access {
+	ACCESS_READ = 1 << 0,
+	ACCESS_WRITE = 1 << 1,
+	ACCESS_EXEC = 1 << 2,
+	ACCESS_CREATE = 1 << 3,
+	ACCESS_UNLINK = 1 << 4,
+};
+
+enum net_op { NET_SOCKET, NET_BIND, NET_CONNECT };
+
+struct policy_rule {
+	enum rule_kind kind;
+	bool deny;
+	unsigned int line;		/* where the rule starts, for messages */
+	union {
+		struct {		/* files, exec */
+			char path[POLICY_PATH_MAX];
+			bool subtree;	/* written DIR/ followed by two stars */
+			unsigned int access;
+		} file;
+		struct {
+			enum net_op op;
+			int family;	/* AF_*, 0 for any */
+			int type;	/* SOCK_*, 0 for any */
+			int protocol;	/* IPPROTO_*, 0 for any */
+			uint8_t addr[16];	/* IPv4 in the first 4 bytes */
+			int prefix;	/* -1: any address */
+			uint16_t port_min, port_max;
+		} net;
+		uint64_t caps;		/* capability: a bit per CAP_* */
+	};
+};
+
+struct policy {
+	char name[POLICY_NAME_MAX];
+	bool audit;			/* mode: audit reports, denies nothing */
+	bool default_deny;		/* default: deny (allow-list policies) */
+	size_t n_rules;
+	struct policy_rule *rules;
+};
+
+/*
+ * Parse the policy in @path into @p. On error, returns -1 and writes
+ * "PATH:LINE:COL: what is wrong" into @err; @p is then empty.
+ */
+int policy_parse_file(const char *path, struct policy *p, char *err, size_t errlen);
+/* The same, from a buffer; @name stands for the file in messages. */
+int policy_parse(const char *name, const char *buf, size_t len, struct policy *p,
+		 char *err, size_t errlen);
+void policy_free(struct policy *p);
+
+const char *rule_kind_name(enum rule_kind kind);
+
+#endif /* LSMCTL_POLICY_H */

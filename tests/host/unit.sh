@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Host unit tests of the loader's userspace code, built with ASan and
+# UBSan and run here: the policy parser (cmocka, TAP) and lsmctl check.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+out=build/unit
+mkdir -p "$out"
+cflags=(-std=gnu11 -Wall -Wextra -Werror -g -O1 -fsanitize=address,undefined
+	-fno-sanitize-recover=all)
+
+if ! gcc "${cflags[@]}" -DLAB_TOP="\"$PWD\"" -o "$out/test_policy" \
+	tests/unit/test_policy.c loader/policy.c -lyaml -lcmocka 2>"$out/build.err"; then
+	echo "not ok - build the policy parser's unit tests"
+	sed 's/^/# /' "$out/build.err"
+	exit 1
+fi
+"$out/test_policy" 2>&1 | sed 's/^\(not \)\{0,1\}ok \([0-9]*\) - /&policy: /'
+
+if ! gcc "${cflags[@]}" -o "$out/lsmctl" loader/lsmctl.c loader/policy.c -lyaml 2>"$out/build.err"; then
+	echo "not ok - build lsmctl"
+	sed 's/^/# /' "$out/build.err"
+	exit 1
+fi
+expect() { # expect WHAT STATUS PATTERN -- ARGS...
+	local what=$1 want=$2 pattern=$3 rc
+	shift 4
+	"$out/lsmctl" "$@" >"$out/out" 2>&1
+	rc=$?
+	if [ "$rc" -eq "$want" ] && grep -q -- "$pattern" "$out/out"; then
+		echo "ok - lsmctl: $what"
+	else
+		echo "not ok - lsmctl: $what (status $rc, wanted $want and '$pattern')"
+		sed 's/^/# /' "$out/out"
+	fi
+}
+printf 'name: x\nrules:\n  - files: /a\n    access: [read, fly]\n    action: deny\n' >"$out/bad.yaml"
+expect "check accepts the example" 0 "policy 'confine-shell', enforce, default allow, 3 rule(s)" -- \
+	check loader/examples/confine-shell.yaml
+expect "check names FILE:LINE:COL of an error" 1 "$out/bad.yaml:4:20: unknown access 'fly'" -- \
+	check "$out/bad.yaml"
+expect "check of a missing file" 1 "No such file or directory" -- check "$out/missing.yaml"
+expect "no command is a usage error" 2 "usage: lsmctl" --
+expect "--help" 0 "check FILE" -- --help
+expect "check --help" 0 "usage: lsmctl check FILE" -- check --help
