@@ -42,7 +42,7 @@ GUEST_POLICIES := $(AA_POLICIES) $(SELINUX_POLICY)
 
 vpath %.bpf.c $(sort $(dir $(BPF_SRCS)))
 
-.PHONY: all help deps kernels bpf guest initramfs loader check check-debug checkpatch \
+.PHONY: all help deps kernels bpf guest initramfs loader fuzz check check-debug checkpatch \
 	demo vm clean distclean FORCE
 .DELETE_ON_ERROR:
 
@@ -112,6 +112,19 @@ $(BUILD)/loader/lsmctl: loader/lsmctl.c loader/policy.c loader/policy.h
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	@$(CC) $(USER_CFLAGS) -o $@ loader/lsmctl.c loader/policy.c -lyaml
+
+## fuzz          libFuzzer on the policy parser (ASan+UBSan), RUNS=10000000
+RUNS ?= 10000000
+fuzz: $(BUILD)/fuzz/fuzz_policy | deps
+	@mkdir -p $(BUILD)/fuzz/corpus && cp -n tests/fuzz/corpus/* $(BUILD)/fuzz/corpus/
+	@$< -runs=$(RUNS) -print_final_stats=1 $(BUILD)/fuzz/corpus 2>&1 | \
+		grep -E '^(Done|stat::number_of_executed_units|==|SUMMARY)' ; \
+		test $${PIPESTATUS[0]} -eq 0
+$(BUILD)/fuzz/fuzz_policy: tests/fuzz/fuzz_policy.c loader/policy.c loader/policy.h
+	@mkdir -p $(@D)
+	@echo "  FUZZ    $@"
+	@$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-o $@ tests/fuzz/fuzz_policy.c loader/policy.c -Wl,-Bstatic -lyaml -Wl,-Bdynamic
 
 ## initramfs     busybox + the lab's guest files, for every kernel
 initramfs: $(INITRAMFS)

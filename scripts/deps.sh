@@ -8,7 +8,7 @@ pkgs=(
 	linux-source-6.1
 	make gcc bc bison flex libelf-dev libssl-dev dwarves cpio kmod
 	xz-utils rsync git ccache python3 perl
-	clang llvm lld
+	clang llvm lld libclang-rt-14-dev
 	libbpf-dev bpftool zlib1g-dev libzstd-dev libyaml-dev
 	qemu-system-x86 busybox-static
 	checkpolicy apparmor
