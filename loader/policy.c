@@ -308,9 +308,6 @@ static bool key_allowed(enum rule_kind kind, enum net_op op, const char *key)
 		if (!strcmp(key, "type"))
 			return op == NET_SOCKET;
 		return op != NET_SOCKET && (!strcmp(key, "cidr") || !strcmp(key, "ports"));
-	case RULE_EXEC:
-	case RULE_CAPABILITY:
-		return false;
 	default:
 		return false;
 	}
@@ -437,7 +434,8 @@ static bool same_rule(const struct policy_rule *a, const struct policy_rule *b)
 	struct policy_rule x = *a, y = *b;
 
 	x.line = y.line = 0;
-	return !memcmp(&x, &y, sizeof(x));
+	/* parse_rule() zeroes a rule, padding and union included, first. */
+	return !memcmp(&x, &y, sizeof(x)); // NOLINT(bugprone-suspicious-memory-comparison)
 }
 
 static int parse_rules(struct ctx *c, const yaml_node_t *n, struct policy *p)
@@ -475,7 +473,7 @@ static int parse_top(struct ctx *c, struct policy *p)
 	const yaml_node_t *seen[4] = { NULL }, *root, *key, *value;
 	yaml_node_pair_t *pair;
 	const char *s;
-	int i, v;
+	int i, v = 0;
 
 	root = yaml_document_get_root_node(c->doc);
 	if (!root)
@@ -505,7 +503,7 @@ static int parse_top(struct ctx *c, struct policy *p)
 			for (v = 0; s[v]; v++)
 				if (!isalnum((unsigned char)s[v]) && !strchr("._-", s[v]))
 					return fail(c, value, "name may only hold letters, digits, '.', '_' and '-'");
-			strcpy(p->name, s);
+			snprintf(p->name, sizeof(p->name), "%s", s);
 			break;
 		case 1:
 			if (parse_choice(c, value, "mode", modes, NULL, 2, &v))
