@@ -43,6 +43,7 @@ GUEST_POLICIES := $(AA_POLICIES) $(SELINUX_POLICY)
 vpath %.bpf.c $(sort $(dir $(BPF_SRCS)))
 
 .PHONY: all help deps kernels bpf guest initramfs loader fuzz check check-debug checkpatch \
+	bench bench-quick \
 	demo vm clean distclean FORCE
 .DELETE_ON_ERROR:
 
@@ -156,6 +157,13 @@ checkpatch: $(KBUILD)/stock/bzImage
 demo: deps all
 	@tests/vm/run-vm.sh -q -k $(KBUILD)/lsm/bzImage -i $(INITRAMFS) \
 		-- lsm=landlock,lockdown,yama,bpf lab.tests=boot,lsm-list,btf,bpf-socket
+
+## bench-quick   nosec/stock/lsm, default LSM set: open+close, pipe, socket (results/)
+bench-quick: deps all $(KBUILD)/nosec/bzImage
+	@bench/run.sh quick
+## bench         the full matrix (results/): every workload, LSM sets, mitigations on/off
+bench: deps all $(KBUILD)/nosec/bzImage
+	@bench/run.sh full
 
 ## vm            interactive shell in a guest (V=stock|lsm, APPEND="lsm=...")
 V ?= lsm
