@@ -153,10 +153,11 @@ checkpatch: $(KBUILD)/stock/bzImage
 		echo "$$(basename $$p): $$(scripts/checkpatch.pl --no-tree --strict --terse $$p | tail -n 1)"; \
 	done
 
-## demo          build, boot the lsm kernel with BPF LSM and show the smoke test
+## demo          boot the lsm kernel with BPF LSM: smoke tests, slot table, BPF slot
 demo: deps all
 	@tests/vm/run-vm.sh -q -k $(KBUILD)/lsm/bzImage -i $(INITRAMFS) \
-		-- lsm=landlock,lockdown,yama,bpf lab.tests=boot,lsm-list,btf,bpf-socket
+		-- lsm=landlock,lockdown,yama,bpf lab.variant=lsm \
+		lab.tests=boot,lsm-list,btf,lsm-slots,bpf-slot,bpf-socket,inode-init
 
 ## bench-quick   nosec/stock/lsm, default LSM set: open+close, pipe, socket (results/)
 bench-quick: deps all $(KBUILD)/nosec/bzImage
