@@ -22,8 +22,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -77,12 +81,102 @@ static int op_socket_close(void)
 	return fd < 0 ? -1 : close(fd);
 }
 
+static int op_eventfd(void)
+{
+	int fd = eventfd(0, 0);
+
+	return fd < 0 ? -1 : close(fd);
+}
+
+static int op_fork_wait(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0)
+		_exit(0);
+	return waitpid(pid, &status, 0) == pid ? 0 : -1;
+}
+
+static char self_exe[256];
+
+static int op_execve(void)
+{
+	char *argv[] = { self_exe, "--exit", NULL };
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		execv(self_exe, argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+static int op_mmap(void)
+{
+	void *p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, bench_fd, 0);
+
+	return p == MAP_FAILED ? -1 : munmap(p, 4096);
+}
+
+static int op_create_unlink(void)
+{
+	int fd = open("/tmp/opbench.new", O_CREAT | O_EXCL | O_WRONLY, 0644);
+
+	if (fd < 0 || close(fd))
+		return -1;
+	return unlink("/tmp/opbench.new");
+}
+
+static int listen_fd = -1;
+static struct sockaddr_in listen_addr;
+
+static int op_tcp_connect(void)
+{
+	int c = socket(AF_INET, SOCK_STREAM, 0), a;
+
+	if (c < 0)
+		return -1;
+	if (connect(c, (struct sockaddr *)&listen_addr, sizeof(listen_addr))) {
+		close(c);
+		return -1;
+	}
+	a = accept(listen_fd, NULL, NULL);
+	close(c);
+	return a < 0 ? -1 : close(a);
+}
+
+static int ping[2], pong[2];
+
+static int op_pingpong(void)
+{
+	char c = 'x';
+
+	if (write(ping[1], &c, 1) != 1)
+		return -1;
+	return read(pong[0], &c, 1) == 1 ? 0 : -1;
+}
+
 static const struct workload workloads[] = {
 	{ "open_close", "open+close of an existing file", op_open_close },
 	{ "stat", "stat of an existing file", op_stat },
 	{ "pread", "1-byte pread", op_pread },
 	{ "pipe", "1-byte pipe write+read", op_pipe },
 	{ "socket_close", "socket(AF_INET, SOCK_STREAM)+close", op_socket_close },
+	{ "eventfd", "eventfd create+close", op_eventfd },
+	{ "mmap", "mmap+munmap of a file page", op_mmap },
+	{ "create_unlink", "file create+close+unlink on tmpfs", op_create_unlink },
+	{ "tcp_connect", "loopback TCP connect+accept+close", op_tcp_connect },
+	{ "pingpong", "1-byte pipe ping-pong with another process", op_pingpong },
+	{ "fork_wait", "fork+exit+wait", op_fork_wait },
+	{ "execve", "fork+execve of a static binary+wait", op_execve },
 };
 
 #define N_WORKLOADS (sizeof(workloads) / sizeof(workloads[0]))
@@ -111,6 +205,46 @@ static int setup(void)
 	bench_fd = open(BENCH_FILE, O_RDONLY);
 	if (bench_fd < 0 || pipe(pipefd))
 		return -1;
+	if (readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1) < 0)
+		return -1;
+	/* What an interrupted run of op_create_unlink() left behind. */
+	unlink("/tmp/opbench.new");
+	return 0;
+}
+
+/* The loopback listener and the ping-pong partner, only when needed. */
+static int setup_tcp(void)
+{
+	socklen_t len = sizeof(listen_addr);
+
+	listen_fd = socket(AF_INET, SOCK_STREAM, 0);
+	listen_addr.sin_family = AF_INET;
+	listen_addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (listen_fd < 0 ||
+	    bind(listen_fd, (struct sockaddr *)&listen_addr, sizeof(listen_addr)) ||
+	    listen(listen_fd, 16) ||
+	    getsockname(listen_fd, (struct sockaddr *)&listen_addr, &len))
+		return -1;
+	return 0;
+}
+
+static int setup_pingpong(void)
+{
+	char c;
+
+	if (pipe(ping) || pipe(pong))
+		return -1;
+	if (fork() == 0) {
+		/* Only the parent's end of ping may keep this loop alive. */
+		close(ping[1]);
+		close(pong[0]);
+		while (read(ping[0], &c, 1) == 1)
+			if (write(pong[1], &c, 1) != 1)
+				break;
+		_exit(0);
+	}
+	close(ping[0]);
+	close(pong[1]);
 	return 0;
 }
 
@@ -163,6 +297,9 @@ int main(int argc, char **argv)
 	int reps = 21, opt, failed = 0;
 	size_t i;
 
+	/* op_execve's child: the cheapest exit of a static binary. */
+	if (argc == 2 && !strcmp(argv[1], "--exit"))
+		return 0;
 	while ((opt = getopt(argc, argv, "n:r:w:lh")) != -1) {
 		switch (opt) {
 		case 'n':
@@ -190,7 +327,7 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (setup()) {
+	if (setup() || setup_tcp() || setup_pingpong()) {
 		fprintf(stderr, "opbench: setup: %s\n", strerror(errno));
 		return 1;
 	}
