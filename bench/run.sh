@@ -29,7 +29,7 @@ default_set="landlock,lockdown,yama,bpf"
 case $mode in
 quick)
 	bench/icount.sh -o "$dir" -v "nosec stock lsm" -l "$default_set" -m on -- \
-		-w open_close,pipe,socket_close
+		-w open_close+pipe+socket_close
 	;;
 full)
 	bench/icount.sh -o "$dir" -v "nosec stock lsm" \
