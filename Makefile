@@ -146,8 +146,9 @@ check-debug: deps all $(KBUILD)/debug/bzImage
 	@HOST_TESTS=0 BOOTS=tests/boots-debug TIMEOUT=1800 tests/run.sh debug
 
 ## checkpatch    scripts/checkpatch.pl --strict on kernel/patches, run from the tree
-# (from this repository, checkpatch would take the tracked .patch files for
-# source files and flag every context line's leading space).
+# (the patches are made with diff.suppressBlankEmpty, so that checkpatch run
+# from this repository, which takes tracked .patch files for source files,
+# finds no trailing space on blank context lines either).
 checkpatch: $(KBUILD)/stock/bzImage
 	@cd $(KBUILD)/linux && for p in $(abspath $(wildcard kernel/patches/*.patch)); do \
 		echo "$$(basename $$p): $$(scripts/checkpatch.pl --no-tree --strict --terse $$p | tail -n 1)"; \

@@ -140,70 +140,60 @@ static int parse_path(struct ctx *c, const yaml_node_t *n, struct policy_rule *r
 	return 0;
 }
 
-static int parse_access(struct ctx *c, const yaml_node_t *n, unsigned int *access)
+/*
+ * Call @one for @n, or for each item of @n when it is a list, which may
+ * not be empty: the keys that take one value or a list of them.
+ */
+static int for_each_value(struct ctx *c, const yaml_node_t *n, const char *what,
+			  int (*one)(struct ctx *, const yaml_node_t *, void *), void *arg)
 {
-	static const char *const names[] = { "read", "write", "exec", "create", "unlink" };
 	yaml_node_item_t *it;
-	const yaml_node_t *item;
-	const char *s;
-	int i;
 
-	*access = 0;
-	if (n->type == YAML_SCALAR_NODE) {
-		it = NULL;
-		item = n;
-	} else if (n->type == YAML_SEQUENCE_NODE) {
-		it = n->data.sequence.items.start;
-		if (it == n->data.sequence.items.top)
-			return fail(c, n, "access is an empty list");
-		item = node_at(c, *it);
-	} else {
-		return fail(c, n, "access must be one access or a list of them");
-	}
-	for (;;) {
-		s = scalar(c, item, "an access");
-		if (!s)
+	if (n->type == YAML_SCALAR_NODE)
+		return one(c, n, arg);
+	if (n->type != YAML_SEQUENCE_NODE)
+		return fail(c, n, "%s must be one value or a list of them", what);
+	if (n->data.sequence.items.start == n->data.sequence.items.top)
+		return fail(c, n, "%s is an empty list", what);
+	for (it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++)
+		if (one(c, node_at(c, *it), arg))
 			return -1;
-		i = lookup(s, names, 5);
-		if (i < 0)
-			return fail(c, item, "unknown access '%s' (read, write, exec, create, unlink)", s);
-		if (*access & (1u << i))
-			return fail(c, item, "access '%s' listed twice", s);
-		*access |= 1u << i;
-		if (!it || ++it == n->data.sequence.items.top)
-			return 0;
-		item = node_at(c, *it);
-	}
+	return 0;
 }
 
-static int parse_caps(struct ctx *c, const yaml_node_t *n, uint64_t *caps)
+static int one_access(struct ctx *c, const yaml_node_t *n, void *arg)
 {
-	yaml_node_item_t *it = NULL;
-	const yaml_node_t *item = n;
-	const char *s;
+	static const char *const names[] = { "read", "write", "exec", "create", "unlink" };
+	unsigned int *access = arg;
+	const char *s = scalar(c, n, "an access");
 	int i;
 
-	*caps = 0;
-	if (n->type == YAML_SEQUENCE_NODE) {
-		it = n->data.sequence.items.start;
-		if (it == n->data.sequence.items.top)
-			return fail(c, n, "capability is an empty list");
-		item = node_at(c, *it);
-	}
-	for (;;) {
-		s = scalar(c, item, "a capability");
-		if (!s)
-			return -1;
-		if (!strncasecmp(s, "cap_", 4))
-			s += 4;
-		i = lookup(s, cap_names, N_CAPS);
-		if (i < 0)
-			return fail(c, item, "unknown capability '%s'", s);
-		*caps |= 1ull << i;
-		if (!it || ++it == n->data.sequence.items.top)
-			return 0;
-		item = node_at(c, *it);
-	}
+	if (!s)
+		return -1;
+	i = lookup(s, names, 5);
+	if (i < 0)
+		return fail(c, n, "unknown access '%s' (read, write, exec, create, unlink)", s);
+	if (*access & (1u << i))
+		return fail(c, n, "access '%s' listed twice", s);
+	*access |= 1u << i;
+	return 0;
+}
+
+static int one_cap(struct ctx *c, const yaml_node_t *n, void *arg)
+{
+	uint64_t *caps = arg;
+	const char *s = scalar(c, n, "a capability");
+	int i;
+
+	if (!s)
+		return -1;
+	if (!strncasecmp(s, "cap_", 4))
+		s += 4;
+	i = lookup(s, cap_names, N_CAPS);
+	if (i < 0)
+		return fail(c, n, "unknown capability '%s'", s);
+	*caps |= 1ull << i;
+	return 0;
 }
 
 static int parse_cidr(struct ctx *c, const yaml_node_t *n, struct policy_rule *r)
@@ -372,7 +362,7 @@ static int parse_rule(struct ctx *c, const yaml_node_t *n, struct policy_rule *r
 		r->net.op = (enum net_op)op;
 		break;
 	case RULE_CAPABILITY:
-		if (parse_caps(c, kind_value, &r->caps))
+		if (for_each_value(c, kind_value, "capability", one_cap, &r->caps))
 			return -1;
 		break;
 	default:
@@ -399,7 +389,7 @@ static int parse_rule(struct ctx *c, const yaml_node_t *n, struct policy_rule *r
 		if (!key_allowed(r->kind, r->net.op, k))
 			return fail(c, key, "unknown key '%s' in a %s rule", k, kind_names[kind]);
 		if (!strcmp(k, "access")) {
-			if (parse_access(c, value, &r->file.access))
+			if (for_each_value(c, value, "access", one_access, &r->file.access))
 				return -1;
 		} else if (!strcmp(k, "family")) {
 			if (parse_choice(c, value, "family", families, family_values, 4, &r->net.family))
