@@ -25,7 +25,7 @@ BPF_SKELS := $(BPF_OBJS:.bpf.o=.skel.h)
 GUEST_TEST_SRCS := $(wildcard tests/guest/src/*.c)
 GUEST_TESTS := $(patsubst tests/guest/src/%.c,$(BUILD)/guest/tests/%,$(GUEST_TEST_SRCS))
 GUEST_BIN_SRCS := $(wildcard bench/src/*.c)
-GUEST_BINS := $(patsubst bench/src/%.c,$(BUILD)/guest/bin/%,$(GUEST_BIN_SRCS))
+GUEST_BINS := $(patsubst bench/src/%.c,$(BUILD)/guest/bin/%,$(GUEST_BIN_SRCS)) $(BUILD)/guest/bin/lsmctl
 INITRAMFS := $(BUILD)/initramfs.cpio
 # Policies the LSM guest tests load, compiled on the host and never
 # loaded into it: AppArmor profiles (apparmor_parser -Q against the 6.1
@@ -74,7 +74,7 @@ $(BUILD)/bpf/vmlinux.h: $(KBUILD)/$(BTF_VARIANT)/vmlinux
 	@mkdir -p $(@D)
 	@echo "  BTF     $@ (from $(BTF_VARIANT))"
 	@$(BPFTOOL) btf dump file $< format c >$@
-$(BUILD)/bpf/%.bpf.o: %.bpf.c $(BUILD)/bpf/vmlinux.h
+$(BUILD)/bpf/%.bpf.o: %.bpf.c $(BUILD)/bpf/vmlinux.h $(wildcard bpf-progs/*/*.h)
 	@echo "  CLANG   $@"
 	@$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 		-I$(BUILD)/bpf -c $< -o $@
@@ -107,12 +107,18 @@ $(SELINUX_POLICY): $(MDP)/mdp
 	@$(MDP)/mdp -m $(MDP)/policy.conf $(MDP)/file_contexts
 	@checkpolicy -U allow -M -c 33 -o $@ $(MDP)/policy.conf >/dev/null
 
-## loader        lsmctl, the policy tool (so far: check)
+## loader        lsmctl, the policy tool (static: the same binary runs in the guest)
+LOADER_SRCS := $(wildcard loader/*.c)
+LOADER_HDRS := $(wildcard loader/*.h) bpf-progs/policy/engine.h
 loader: $(BUILD)/loader/lsmctl
-$(BUILD)/loader/lsmctl: loader/lsmctl.c loader/policy.c loader/policy.h
+$(BUILD)/loader/lsmctl: $(LOADER_SRCS) $(LOADER_HDRS) $(BUILD)/bpf/policy_cgroup.skel.h \
+		$(BUILD)/bpf/policy_global.skel.h
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	@$(CC) $(USER_CFLAGS) -o $@ loader/lsmctl.c loader/policy.c -lyaml
+	@$(CC) $(USER_CFLAGS) -I$(BUILD)/bpf -o $@ $(LOADER_SRCS) $(GUEST_LDLIBS) -lyaml
+$(BUILD)/guest/bin/lsmctl: $(BUILD)/loader/lsmctl
+	@mkdir -p $(@D)
+	@cp $< $@
 
 ## fuzz          libFuzzer on the policy parser (ASan+UBSan), RUNS=10000000
 RUNS ?= 10000000

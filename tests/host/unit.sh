@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Host unit tests of the loader's userspace code, built with ASan and
-# UBSan and run here: the policy parser (cmocka, TAP) and lsmctl check.
+# UBSan and run here: the policy parser and rule compiler (cmocka, TAP),
+# and lsmctl's command line (nothing it does here loads BPF: the host
+# never runs the engine; the guest tests do).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 out=build/unit
@@ -16,7 +18,7 @@ if ! gcc "${cflags[@]}" -DLAB_TOP="\"$PWD\"" -o "$out/test_policy" \
 fi
 "$out/test_policy" 2>&1 | sed 's/^\(not \)\{0,1\}ok \([0-9]*\) - /&policy: /'
 
-if ! gcc "${cflags[@]}" -o "$out/lsmctl" loader/lsmctl.c loader/policy.c -lyaml 2>"$out/build.err"; then
+if ! gcc "${cflags[@]}" -Ibuild/bpf -o "$out/lsmctl" loader/*.c -lbpf -lyaml 2>"$out/build.err"; then
 	echo "not ok - build lsmctl"
 	sed 's/^/# /' "$out/build.err"
 	exit 1

@@ -1,0 +1,664 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The policy engine's BPF side, shared by both backends: the rule maps,
+ * the matching code, and one program per hook. A backend source file
+ * defines LAB_BACKEND_CGROUP or LAB_BACKEND_GLOBAL and includes this.
+ *
+ * lsm_cgroup: lsmctl loads one instance a policy, attaches it to the
+ * policy's cgroup, and sets lab_policy; the kernel runs it for that
+ * cgroup and its descendants, and runs every ancestor's programs too,
+ * so nested policies add up (any deny denies).
+ *
+ * global: one instance for every policy, attached as lsm/ programs that
+ * run for every task; each looks the task's cgroup and its ancestors up
+ * in the policies map and checks every policy found, the same way.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_endian.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "engine.h"
+
+#define EPERM		1
+#define AF_INET		2
+#define AF_INET6	10
+#define FMODE_READ	0x1
+#define FMODE_WRITE	0x2
+#define FMODE_EXEC	0x20
+#define PTRACE_MODE_ATTACH 0x02
+
+char LICENSE[] SEC("license") = "GPL";
+
+/*
+ * Rule maps: hash maps allocated as they fill (BPF_F_NO_PREALLOC), so a
+ * large cap costs nothing until rules are there.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 8192);
+	__type(key, __u32);
+	__type(value, struct lab_conf);
+} confs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 1 << 21);
+	__type(key, struct lab_file_key);
+	__type(value, struct lab_file_val);
+} file_rules SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 1 << 16);
+	__type(key, struct lab_sock_key);
+	__type(value, struct lab_sock_val);
+} sock_rules SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 1 << 16);
+	__type(key, struct lab_net_key);
+	__type(value, struct lab_net_rule);
+} net_rules SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 1 << 16);
+	__type(key, struct lab_hit_key);
+	__type(value, __u64);
+} hits SEC(".maps");
+
+/* Denials for lsmctl events; one ring shared by every instance. */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);
+} events SEC(".maps");
+
+/* What a hook asks the policies: the class of access and its object. */
+struct lab_req {
+	__u16 hook;
+	__u8 class;
+	__u8 pad;
+	struct dentry *dentry;		/* files */
+	struct task_struct *target;	/* ptrace, signal */
+	__u16 family;			/* network */
+	__u16 type;
+	__u16 protocol;
+	__u16 port;
+	__u8 addr[16];
+	__u32 number;			/* capability, signal */
+};
+
+static __always_inline void count_hit(__u32 policy, __u32 rule)
+{
+	struct lab_hit_key key = { .policy = policy, .rule = rule };
+	__u64 one = 1, *n;
+
+	n = bpf_map_lookup_elem(&hits, &key);
+	if (n)
+		*n += 1;	/* per-CPU, and BPF LSM programs run with migration off */
+	else
+		bpf_map_update_elem(&hits, &key, &one, BPF_NOEXIST);
+}
+
+static __always_inline void report(const struct lab_conf *conf, const struct lab_req *req,
+				   __u16 rule)
+{
+	struct task_struct *target;
+	struct dentry *dentry;
+	struct lab_event *e;
+	struct inode *inode;
+
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e)
+		return;		/* the ring is full: lsmctl stats shows the hits */
+	__builtin_memset(e, 0, sizeof(*e));
+	e->time_ns = bpf_ktime_get_ns();
+	e->cgroup_id = bpf_get_current_cgroup_id();
+	e->policy_cgroup_id = conf->cgroup_id;
+	e->pid = bpf_get_current_pid_tgid() >> 32;
+	e->hook = req->hook;
+	e->rule = rule;
+	e->verdict = (conf->flags & LAB_AUDIT) ? LAB_VERDICT_AUDIT : LAB_VERDICT_DENY;
+	e->class = req->class;
+	e->family = req->family;
+	e->port = req->port;
+	e->number = req->number;
+	__builtin_memcpy(e->addr, req->addr, sizeof(e->addr));
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	/* lab_req is ours, not the kernel's: no CO-RE read of its fields */
+	dentry = req->dentry;
+	target = req->target;
+	if (dentry) {
+		inode = BPF_CORE_READ(dentry, d_inode);
+		if (inode)
+			e->ino = BPF_CORE_READ(inode, i_ino);
+		e->dev = BPF_CORE_READ(dentry, d_sb, s_dev);
+		bpf_probe_read_kernel_str(e->name, sizeof(e->name),
+					  BPF_CORE_READ(dentry, d_name.name));
+	}
+	if (target)
+		e->target_pid = BPF_CORE_READ(target, tgid);
+	bpf_ringbuf_submit(e, 0);
+}
+
+/*
+ * files: climb from the object towards its filesystem's root. The first
+ * rule found decides: the object's own rule, then the nearest subtree.
+ */
+struct walk_ctx {
+	struct dentry *d;
+	__u32 policy;
+	__u32 dev;
+	__u32 class;
+	__u16 rule;
+	__u8 deny;
+};
+
+static long walk_step(__u32 i, void *data)
+{
+	struct walk_ctx *w = data;
+	struct dentry *d = w->d, *parent;
+	struct inode *inode = BPF_CORE_READ(d, d_inode);
+	__u32 c = w->class;
+
+	if (c >= LAB_FILE_CLASSES)
+		return 1;
+	if (inode) {
+		struct lab_file_key key = {
+			.policy = w->policy,
+			.dev = w->dev,
+			.ino = BPF_CORE_READ(inode, i_ino),
+		};
+		struct lab_file_val *v = bpf_map_lookup_elem(&file_rules, &key);
+
+		if (v && i == 0 && v->exact[c]) {
+			w->rule = v->exact[c];
+			w->deny = (v->exact_deny >> c) & 1;
+			return 1;
+		}
+		if (v && v->tree[c]) {
+			w->rule = v->tree[c];
+			w->deny = (v->tree_deny >> c) & 1;
+			return 1;
+		}
+	}
+	parent = BPF_CORE_READ(d, d_parent);
+	if (!parent || parent == d)
+		return 1;
+	w->d = parent;
+	return 0;
+}
+
+static __always_inline __u16 match_file(__u32 policy, const struct lab_req *req, __u8 *deny)
+{
+	struct dentry *dentry = req->dentry;
+	struct walk_ctx w = {
+		.d = dentry,
+		.policy = policy,
+		.dev = BPF_CORE_READ(dentry, d_sb, s_dev),
+		.class = req->class,
+	};
+
+	bpf_loop(LAB_MAX_DEPTH, walk_step, &w, 0);
+	*deny = w.deny;
+	return w.rule;
+}
+
+/* socket: the most specific of family+type, family, type, any. */
+static __always_inline __u16 match_socket(__u32 policy, const struct lab_req *req, __u8 *deny)
+{
+	struct lab_sock_key keys[4] = {
+		{ policy, req->family, req->type },
+		{ policy, req->family, 0 },
+		{ policy, 0, req->type },
+		{ policy, 0, 0 },
+	};
+	struct lab_sock_val *v;
+	int i;
+
+#pragma unroll
+	for (i = 0; i < 4; i++) {
+		v = bpf_map_lookup_elem(&sock_rules, &keys[i]);
+		if (v) {
+			*deny = v->deny;
+			return v->rule;
+		}
+	}
+	return LAB_RULE_NONE;
+}
+
+/* bind, connect: every rule is looked at; a matching deny wins. */
+struct net_ctx {
+	const struct lab_req *req;
+	__u32 policy;
+	__u16 allow_rule;
+	__u16 deny_rule;
+};
+
+static __always_inline int prefix_match(const __u8 *a, const __u8 *b, __u32 prefix)
+{
+	int i;
+
+#pragma unroll
+	for (i = 0; i < 16; i++) {
+		if (prefix >= 8) {
+			if (a[i] != b[i])
+				return 0;
+			prefix -= 8;
+		} else if (prefix) {
+			__u8 mask = 0xff << (8 - prefix);
+
+			return (a[i] & mask) == (b[i] & mask);
+		} else {
+			return 1;
+		}
+	}
+	return 1;
+}
+
+static long net_step(__u32 i, void *data)
+{
+	struct net_ctx *c = data;
+	const struct lab_req *req = c->req;
+	struct lab_net_key key = { .policy = c->policy, .index = i };
+	struct lab_net_rule *r = bpf_map_lookup_elem(&net_rules, &key);
+
+	if (!r)
+		return 1;
+	if (r->class != req->class ||
+	    (r->family && r->family != req->family) ||
+	    (r->protocol && r->protocol != req->protocol) ||
+	    req->port < r->port_min || req->port > r->port_max ||
+	    !prefix_match(r->addr, req->addr, r->prefix))
+		return 0;
+	if (r->deny) {
+		c->deny_rule = r->rule;
+		return 1;
+	}
+	if (!c->allow_rule)
+		c->allow_rule = r->rule;
+	return 0;
+}
+
+static __always_inline __u16 match_net(__u32 policy, const struct lab_conf *conf,
+				       const struct lab_req *req, __u8 *deny)
+{
+	struct net_ctx c = { .req = req, .policy = policy };
+	__u32 n = conf->n_net;
+
+	if (n > LAB_MAX_NET_RULES)
+		n = LAB_MAX_NET_RULES;
+	bpf_loop(n, net_step, &c, 0);
+	*deny = !!c.deny_rule;
+	return c.deny_rule ? c.deny_rule : c.allow_rule;
+}
+
+/* Is @task in the policy's cgroup or below it? */
+static __always_inline int task_inside(const struct lab_conf *conf, struct task_struct *task)
+{
+	struct cgroup *cg = BPF_CORE_READ(task, cgroups, dfl_cgrp), *anc = NULL;
+	__u32 level = conf->cgroup_level & (LAB_MAX_CGROUP_DEPTH - 1);
+
+	if (!cg || BPF_CORE_READ(cg, level) < (int)level)
+		return 0;
+	bpf_probe_read_kernel(&anc, sizeof(anc), &cg->ancestors[level]);
+	return anc && BPF_CORE_READ(anc, kn, id) == conf->cgroup_id;
+}
+
+/*
+ * One policy's verdict on a request: 1 to deny. Counts the deciding
+ * rule's hit and reports a denial (or, in audit mode, reports it and
+ * returns 0).
+ */
+static __always_inline int decide(__u32 policy, const struct lab_conf *conf,
+				  const struct lab_req *req)
+{
+	__u32 class = req->class;
+	__u16 rule = LAB_RULE_NONE;
+	__u8 deny = 0;
+
+	if (class < LAB_FILE_CLASSES) {
+		rule = match_file(policy, req, &deny);
+	} else if (class == LAB_SOCKET) {
+		rule = match_socket(policy, req, &deny);
+	} else if (class == LAB_BIND || class == LAB_CONNECT) {
+		rule = match_net(policy, conf, req, &deny);
+	} else if (class == LAB_CAPABILITY) {
+		rule = conf->cap_rule[req->number & 63];
+		deny = (conf->cap_deny >> (req->number & 63)) & 1;
+	} else if (class < LAB_NR_CLASSES) {
+		if (class == LAB_SIGNAL && task_inside(conf, req->target))
+			return 0;
+		/* the mask is for the verifier: it forgets the bound above */
+		rule = conf->fixed_rule[class & 0xf];
+		deny = conf->fixed_deny[class & 0xf];
+	}
+
+	if (rule != LAB_RULE_NONE) {
+		rule -= 1;
+	} else if (class < 32 && (conf->default_deny >> class) & 1) {
+		rule = LAB_RULE_DEFAULT;
+		deny = 1;
+	} else {
+		return 0;
+	}
+	count_hit(policy, rule);
+	if (!deny)
+		return 0;
+	report(conf, req, rule);
+	return !(conf->flags & LAB_AUDIT);
+}
+
+#ifdef LAB_BACKEND_GLOBAL
+
+/* Which policy each confined cgroup has (the cgroup's id as key). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 4096);
+	__type(key, __u64);
+	__type(value, struct lab_policy_ref);
+} policies SEC(".maps");
+
+struct ancestor_ctx {
+	const struct lab_req *req;
+	int deny;
+};
+
+static long ancestor_step(__u32 level, void *data)
+{
+	struct ancestor_ctx *c = data;
+	__u64 id = bpf_get_current_ancestor_cgroup_id(level);
+	struct lab_policy_ref *ref;
+	struct lab_conf *conf;
+
+	if (!id)
+		return 1;	/* past the task's own cgroup */
+	ref = bpf_map_lookup_elem(&policies, &id);
+	if (!ref)
+		return 0;
+	conf = bpf_map_lookup_elem(&confs, &ref->policy);
+	if (conf && decide(ref->policy, conf, c->req))
+		c->deny = 1;
+	return 0;
+}
+
+static __always_inline int check(const struct lab_req *req)
+{
+	struct ancestor_ctx c = { .req = req };
+
+	bpf_loop(LAB_MAX_CGROUP_DEPTH, ancestor_step, &c, 0);
+	return c.deny;
+}
+
+#define LAB_SEC(hook)	SEC("lsm/" #hook)
+#define LAB_RET(deny)	((deny) ? -EPERM : 0)
+
+#else /* LAB_BACKEND_CGROUP */
+
+/* Set by lsmctl before loading: the policy this instance enforces. */
+const volatile __u32 lab_policy;
+
+static __always_inline int check(const struct lab_req *req)
+{
+	__u32 policy = lab_policy;
+	struct lab_conf *conf = bpf_map_lookup_elem(&confs, &policy);
+
+	return conf && decide(policy, conf, req);
+}
+
+/* lsm_cgroup: 1 allows, 0 denies with EPERM. */
+#define LAB_SEC(hook)	SEC("lsm_cgroup/" #hook)
+#define LAB_RET(deny)	((deny) ? 0 : 1)
+
+#endif
+
+static __always_inline int check_dentry(__u16 hook, __u8 class, struct dentry *dentry)
+{
+	struct lab_req req = { .hook = hook, .class = class, .dentry = dentry };
+
+	return check(&req);
+}
+
+/* files */
+
+LAB_SEC(file_open)
+int BPF_PROG(lab_file_open, struct file *file)
+{
+	struct dentry *dentry = BPF_CORE_READ(file, f_path.dentry);
+	unsigned int mode = BPF_CORE_READ(file, f_mode);
+	int deny = 0;
+
+	/* execve's own open is an exec, checked at bprm_check_security */
+	if (mode & FMODE_EXEC)
+		return LAB_RET(0);
+	if (mode & FMODE_READ)
+		deny = check_dentry(LAB_HOOK_FILE_OPEN, LAB_READ, dentry);
+	if (!deny && (mode & FMODE_WRITE))
+		deny = check_dentry(LAB_HOOK_FILE_OPEN, LAB_WRITE, dentry);
+	return LAB_RET(deny);
+}
+
+LAB_SEC(bprm_check_security)
+int BPF_PROG(lab_bprm_check, struct linux_binprm *bprm)
+{
+	return LAB_RET(check_dentry(LAB_HOOK_BPRM_CHECK, LAB_EXEC,
+				    BPF_CORE_READ(bprm, file, f_path.dentry)));
+}
+
+LAB_SEC(inode_create)
+int BPF_PROG(lab_inode_create, struct inode *dir, struct dentry *dentry)
+{
+	return LAB_RET(check_dentry(LAB_HOOK_INODE_CREATE, LAB_CREATE, dentry));
+}
+
+LAB_SEC(inode_mkdir)
+int BPF_PROG(lab_inode_mkdir, struct inode *dir, struct dentry *dentry)
+{
+	return LAB_RET(check_dentry(LAB_HOOK_INODE_MKDIR, LAB_CREATE, dentry));
+}
+
+LAB_SEC(inode_mknod)
+int BPF_PROG(lab_inode_mknod, struct inode *dir, struct dentry *dentry)
+{
+	return LAB_RET(check_dentry(LAB_HOOK_INODE_MKNOD, LAB_CREATE, dentry));
+}
+
+LAB_SEC(inode_symlink)
+int BPF_PROG(lab_inode_symlink, struct inode *dir, struct dentry *dentry)
+{
+	return LAB_RET(check_dentry(LAB_HOOK_INODE_SYMLINK, LAB_CREATE, dentry));
+}
+
+/* A link creates a name and, like a rename, counts as unlinking the old. */
+LAB_SEC(inode_link)
+int BPF_PROG(lab_inode_link, struct dentry *old_dentry, struct inode *dir,
+	     struct dentry *new_dentry)
+{
+	return LAB_RET(check_dentry(LAB_HOOK_INODE_LINK, LAB_UNLINK, old_dentry) ||
+		       check_dentry(LAB_HOOK_INODE_LINK, LAB_CREATE, new_dentry));
+}
+
+LAB_SEC(inode_rename)
+int BPF_PROG(lab_inode_rename, struct inode *old_dir, struct dentry *old_dentry,
+	     struct inode *new_dir, struct dentry *new_dentry)
+{
+	return LAB_RET(check_dentry(LAB_HOOK_INODE_RENAME, LAB_UNLINK, old_dentry) ||
+		       check_dentry(LAB_HOOK_INODE_RENAME, LAB_CREATE, new_dentry));
+}
+
+LAB_SEC(inode_unlink)
+int BPF_PROG(lab_inode_unlink, struct inode *dir, struct dentry *dentry)
+{
+	return LAB_RET(check_dentry(LAB_HOOK_INODE_UNLINK, LAB_UNLINK, dentry));
+}
+
+LAB_SEC(inode_rmdir)
+int BPF_PROG(lab_inode_rmdir, struct inode *dir, struct dentry *dentry)
+{
+	return LAB_RET(check_dentry(LAB_HOOK_INODE_RMDIR, LAB_UNLINK, dentry));
+}
+
+/* network */
+
+LAB_SEC(socket_create)
+int BPF_PROG(lab_socket_create, int family, int type, int protocol, int kern)
+{
+	struct lab_req req = {
+		.hook = LAB_HOOK_SOCKET_CREATE,
+		.class = LAB_SOCKET,
+		.family = family,
+		.type = type,
+		.protocol = protocol,
+		.number = type,
+	};
+
+	if (kern)
+		return LAB_RET(0);
+	return LAB_RET(check(&req));
+}
+
+/*
+ * Fill in the address of a bind, connect or sendto. An IPv4-mapped IPv6
+ * address is IPv4 traffic and is matched as such. Returns 0 for the
+ * families bind and connect rules do not cover.
+ */
+static __always_inline int read_sockaddr(struct lab_req *req, struct sockaddr *address)
+{
+	struct sockaddr_in6 sin6;
+	struct sockaddr_in sin;
+	__u16 family = 0;
+
+	if (bpf_probe_read_kernel(&family, sizeof(family), &address->sa_family))
+		return 0;
+	if (family == AF_INET) {
+		if (bpf_probe_read_kernel(&sin, sizeof(sin), address))
+			return 0;
+		req->port = bpf_ntohs(sin.sin_port);
+		__builtin_memcpy(req->addr, &sin.sin_addr, 4);
+	} else if (family == AF_INET6) {
+		if (bpf_probe_read_kernel(&sin6, sizeof(sin6), address))
+			return 0;
+		req->port = bpf_ntohs(sin6.sin6_port);
+		if (sin6.sin6_addr.in6_u.u6_addr32[0] == 0 &&
+		    sin6.sin6_addr.in6_u.u6_addr32[1] == 0 &&
+		    sin6.sin6_addr.in6_u.u6_addr32[2] == bpf_htonl(0xffff)) {
+			family = AF_INET;
+			__builtin_memcpy(req->addr, &sin6.sin6_addr.in6_u.u6_addr32[3], 4);
+		} else {
+			__builtin_memcpy(req->addr, &sin6.sin6_addr, 16);
+		}
+	} else {
+		return 0;
+	}
+	req->family = family;
+	return 1;
+}
+
+static __always_inline int check_address(__u16 hook, __u8 class, struct socket *sock,
+					 struct sockaddr *address)
+{
+	struct lab_req req = { .hook = hook, .class = class };
+
+	if (!address || !read_sockaddr(&req, address))
+		return 0;
+	req.protocol = BPF_CORE_READ(sock, sk, sk_protocol);
+	req.type = BPF_CORE_READ(sock, type);
+	return check(&req);
+}
+
+LAB_SEC(socket_bind)
+int BPF_PROG(lab_socket_bind, struct socket *sock, struct sockaddr *address, int addrlen)
+{
+	return LAB_RET(check_address(LAB_HOOK_SOCKET_BIND, LAB_BIND, sock, address));
+}
+
+LAB_SEC(socket_connect)
+int BPF_PROG(lab_socket_connect, struct socket *sock, struct sockaddr *address, int addrlen)
+{
+	return LAB_RET(check_address(LAB_HOOK_SOCKET_CONNECT, LAB_CONNECT, sock, address));
+}
+
+/* sendto() and sendmsg() with an address connect for one datagram. */
+LAB_SEC(socket_sendmsg)
+int BPF_PROG(lab_socket_sendmsg, struct socket *sock, struct msghdr *msg, int size)
+{
+	return LAB_RET(check_address(LAB_HOOK_SOCKET_SENDMSG, LAB_CONNECT, sock,
+				     BPF_CORE_READ(msg, msg_name)));
+}
+
+/* ptrace, mount, module_load, signal, capability */
+
+static __always_inline int check_fixed(__u16 hook, __u8 class, struct task_struct *target,
+				       __u32 number)
+{
+	struct lab_req req = { .hook = hook, .class = class, .target = target, .number = number };
+
+	return check(&req);
+}
+
+LAB_SEC(ptrace_access_check)
+int BPF_PROG(lab_ptrace_access, struct task_struct *child, unsigned int mode)
+{
+	/* reading /proc/PID files is not tracing; attaching (and /proc/PID/mem) is */
+	if (!(mode & PTRACE_MODE_ATTACH))
+		return LAB_RET(0);
+	return LAB_RET(check_fixed(LAB_HOOK_PTRACE_ACCESS, LAB_PTRACE, child, 0));
+}
+
+LAB_SEC(ptrace_traceme)
+int BPF_PROG(lab_ptrace_traceme, struct task_struct *parent)
+{
+	return LAB_RET(check_fixed(LAB_HOOK_PTRACE_TRACEME, LAB_PTRACE, parent, 0));
+}
+
+LAB_SEC(sb_mount)
+int BPF_PROG(lab_sb_mount, const char *dev_name, const struct path *path)
+{
+	return LAB_RET(check_fixed(LAB_HOOK_SB_MOUNT, LAB_MOUNT, NULL, 0));
+}
+
+LAB_SEC(move_mount)
+int BPF_PROG(lab_move_mount, const struct path *from_path, const struct path *to_path)
+{
+	return LAB_RET(check_fixed(LAB_HOOK_MOVE_MOUNT, LAB_MOUNT, NULL, 0));
+}
+
+LAB_SEC(kernel_load_data)
+int BPF_PROG(lab_kernel_load_data, enum kernel_load_data_id id, bool contents)
+{
+	if (id != LOADING_MODULE && id != LOADING_KEXEC_IMAGE && id != LOADING_KEXEC_INITRAMFS)
+		return LAB_RET(0);
+	return LAB_RET(check_fixed(LAB_HOOK_KERNEL_LOAD_DATA, LAB_MODULE_LOAD, NULL, id));
+}
+
+LAB_SEC(kernel_read_file)
+int BPF_PROG(lab_kernel_read_file, struct file *file, enum kernel_read_file_id id,
+	     bool contents)
+{
+	if (id != READING_MODULE && id != READING_KEXEC_IMAGE && id != READING_KEXEC_INITRAMFS)
+		return LAB_RET(0);
+	return LAB_RET(check_fixed(LAB_HOOK_KERNEL_READ_FILE, LAB_MODULE_LOAD, NULL, id));
+}
+
+LAB_SEC(task_kill)
+int BPF_PROG(lab_task_kill, struct task_struct *p, struct kernel_siginfo *info, int sig)
+{
+	if (!sig)
+		return LAB_RET(0);	/* kill(pid, 0) only asks whether pid exists */
+	return LAB_RET(check_fixed(LAB_HOOK_TASK_KILL, LAB_SIGNAL, p, sig));
+}
+
+LAB_SEC(capable)
+int BPF_PROG(lab_capable, const struct cred *cred, struct user_namespace *ns, int cap)
+{
+	return LAB_RET(check_fixed(LAB_HOOK_CAPABLE, LAB_CAPABILITY, NULL, cap));
+}

@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the policy engine's BPF programs and lsmctl share: the layout of
+ * the rule maps, the per-policy configuration and the denial events.
+ *
+ * Every map key starts with a policy id, so that one set of maps can
+ * hold many policies (the global backend) or just one (an lsm_cgroup
+ * instance, which loads its own copy of the programs and maps).
+ */
+#ifndef LSMLAB_ENGINE_H
+#define LSMLAB_ENGINE_H
+
+/* Access classes: what a rule restricts, one bit each in masks. */
+enum lab_class {
+	LAB_READ,
+	LAB_WRITE,
+	LAB_EXEC,
+	LAB_CREATE,
+	LAB_UNLINK,
+	LAB_SOCKET,
+	LAB_BIND,
+	LAB_CONNECT,
+	LAB_CAPABILITY,
+	LAB_PTRACE,
+	LAB_MOUNT,
+	LAB_MODULE_LOAD,
+	LAB_SIGNAL,
+	LAB_NR_CLASSES,
+};
+
+#define LAB_FILE_CLASSES	(LAB_UNLINK + 1)	/* read .. unlink */
+
+/* The hooks the engine has a program for, in the order of their names. */
+enum lab_hook {
+	LAB_HOOK_FILE_OPEN,
+	LAB_HOOK_BPRM_CHECK,
+	LAB_HOOK_INODE_CREATE,
+	LAB_HOOK_INODE_MKDIR,
+	LAB_HOOK_INODE_MKNOD,
+	LAB_HOOK_INODE_SYMLINK,
+	LAB_HOOK_INODE_LINK,
+	LAB_HOOK_INODE_RENAME,
+	LAB_HOOK_INODE_UNLINK,
+	LAB_HOOK_INODE_RMDIR,
+	LAB_HOOK_SOCKET_CREATE,
+	LAB_HOOK_SOCKET_BIND,
+	LAB_HOOK_SOCKET_CONNECT,
+	LAB_HOOK_SOCKET_SENDMSG,
+	LAB_HOOK_PTRACE_ACCESS,
+	LAB_HOOK_PTRACE_TRACEME,
+	LAB_HOOK_SB_MOUNT,
+	LAB_HOOK_MOVE_MOUNT,
+	LAB_HOOK_KERNEL_LOAD_DATA,
+	LAB_HOOK_KERNEL_READ_FILE,
+	LAB_HOOK_TASK_KILL,
+	LAB_HOOK_CAPABLE,
+	LAB_NR_HOOKS,
+};
+
+/* Rule numbers in events and hit counts: the rule's index in the file. */
+#define LAB_RULE_DEFAULT	0xffff	/* no rule matched; the default decided */
+#define LAB_RULE_NONE		0	/* in maps: rule index + 1, 0 for none */
+
+#define LAB_MAX_NET_RULES	256	/* bind/connect rules a policy, scanned */
+#define LAB_MAX_DEPTH		64	/* directory levels a subtree walk climbs */
+#define LAB_MAX_CGROUP_DEPTH	32	/* cgroup levels the global backend climbs */
+
+/* lab_conf.flags */
+#define LAB_AUDIT		(1U << 0)	/* report, deny nothing */
+
+struct lab_conf {
+	__u64 cgroup_id;	/* the cgroup the policy is applied to */
+	__u32 cgroup_level;	/* its depth: the root cgroup is 0 */
+	__u32 flags;
+	__u32 default_deny;	/* classes (bits) where no match means deny */
+	__u32 n_net;		/* bind/connect rules in net_rules */
+	/* ptrace, mount, module_load, signal: rule index + 1, and deny */
+	__u16 fixed_rule[16];	/* indexed by class, masked to 4 bits */
+	__u8 fixed_deny[16];
+	/* capability rules: per CAP_*, rule index + 1, and the deny bits */
+	__u64 cap_deny;
+	__u16 cap_rule[64];
+};
+
+/* files and exec rules, on an inode; subtree rules on a directory's. */
+struct lab_file_key {
+	__u32 policy;
+	__u32 dev;		/* the kernel's dev_t: major << 20 | minor */
+	__u64 ino;
+};
+
+struct lab_file_val {
+	__u16 exact[LAB_FILE_CLASSES];	/* the inode itself: rule + 1 */
+	__u16 tree[LAB_FILE_CLASSES];	/* anything below it (and it) */
+	__u8 exact_deny;		/* a bit per class */
+	__u8 tree_deny;
+	__u8 pad[2];
+};
+
+/* network socket rules, by family and type (0: any). */
+struct lab_sock_key {
+	__u32 policy;
+	__u16 family;
+	__u16 type;
+};
+
+struct lab_sock_val {
+	__u16 rule;		/* rule index + 1 */
+	__u8 deny;
+	__u8 pad;
+};
+
+/* network bind and connect rules, scanned in order: key {policy, i}. */
+struct lab_net_key {
+	__u32 policy;
+	__u32 index;
+};
+
+struct lab_net_rule {
+	__u16 rule;		/* rule index + 1 */
+	__u8 class;		/* LAB_BIND or LAB_CONNECT */
+	__u8 deny;
+	__u16 family;		/* AF_INET, AF_INET6, 0 any */
+	__u16 protocol;		/* IPPROTO_*, 0 any */
+	__u16 port_min, port_max;	/* host order */
+	__u8 prefix;		/* address bits that must match, 0 any */
+	__u8 pad[3];
+	__u8 addr[16];		/* IPv4 in the first 4 bytes */
+};
+
+/* hits: key {policy, rule index or LAB_RULE_DEFAULT}, a per-CPU count. */
+struct lab_hit_key {
+	__u32 policy;
+	__u32 rule;
+};
+
+/* global backend: which policy a cgroup has. */
+struct lab_policy_ref {
+	__u32 policy;
+	__u32 pad;
+};
+
+#define LAB_VERDICT_DENY	1
+#define LAB_VERDICT_AUDIT	2
+
+struct lab_event {
+	__u64 time_ns;		/* CLOCK_MONOTONIC (bpf_ktime_get_ns) */
+	__u64 cgroup_id;	/* the task's cgroup */
+	__u64 policy_cgroup_id;	/* the cgroup whose policy decided */
+	__u32 pid;
+	__u16 hook;		/* enum lab_hook */
+	__u16 rule;		/* rule index, or LAB_RULE_DEFAULT */
+	__u8 verdict;
+	__u8 class;
+	__u16 family;
+	__u32 port;
+	__u64 ino;		/* files: the inode */
+	__u32 number;		/* capability, signal, module load: the number */
+	__u32 dev;
+	__u32 target_pid;	/* ptrace, signal */
+	__u8 addr[16];
+	char comm[16];
+	char name[32];		/* files: the dentry's name */
+};
+
+#endif /* LSMLAB_ENGINE_H */

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The global backend: one instance of policy_global.bpf.c for every
+ * global policy, pinned in PIN_ROOT/global. Its lsm/ programs run for
+ * every task and look the task's cgroup and its ancestors up in the
+ * policies map; a hook is attached while some global policy needs it.
+ */
+#define _GNU_SOURCE
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "hook_progs.h"
+#include "policy_global.skel.h"
+
+#define GLOBAL_DIR PIN_ROOT "/global"
+
+static int errf(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int errf(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static void global_path(char *buf, size_t len, const char *what, unsigned int hook)
+{
+	snprintf(buf, len, GLOBAL_DIR "/%s%s", what, hook < LAB_NR_HOOKS ? hook_name(hook) : "");
+}
+
+/* Load and pin the global instance unless it is there; 0 or -1. */
+static int global_load(char *err, size_t errlen)
+{
+	struct policy_global *skel;
+	struct bpf_program *progs[LAB_NR_HOOKS];
+	char tmp[256], path[PATH_MAX];
+	struct stat st;
+	unsigned int h;
+	int events, rc = -1;
+
+	if (!stat(GLOBAL_DIR, &st))
+		return 0;
+	skel = policy_global__open();
+	if (!skel)
+		return errf(err, errlen, "open the global BPF object: %s", strerror(errno));
+	{
+		struct bpf_program *table[LAB_NR_HOOKS] = HOOK_PROGS(skel);
+
+		memcpy(progs, table, sizeof(progs));
+	}
+	events = store_events_fd();
+	if (events < 0 || bpf_map__reuse_fd(skel->maps.events, events)) {
+		errf(err, errlen, "the events ring buffer: %s", strerror(errno));
+		goto out;
+	}
+	close(events);
+	if (policy_global__load(skel)) {
+		errf(err, errlen, "the kernel refused the global programs (%s)%s", strerror(errno),
+		     " - the verifier's log, if any, is above");
+		goto out;
+	}
+	/* pinned under a temporary name, then renamed: there in full or not */
+	snprintf(tmp, sizeof(tmp), PIN_ROOT "/tmp-global-%d", getpid());
+	if (mkdir(tmp, 0700)) {
+		errf(err, errlen, "mkdir %s: %s", tmp, strerror(errno));
+		goto out;
+	}
+	{
+		struct bpf_map *maps[] = { skel->maps.confs, skel->maps.file_rules,
+					   skel->maps.sock_rules, skel->maps.net_rules,
+					   skel->maps.hits, skel->maps.policies };
+		size_t i;
+
+		for (i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
+			snprintf(path, sizeof(path), "%s/%s", tmp, bpf_map__name(maps[i]));
+			if (bpf_map__pin(maps[i], path)) {
+				errf(err, errlen, "pin %s: %s", path, strerror(errno));
+				goto out;
+			}
+		}
+	}
+	for (h = 0; h < LAB_NR_HOOKS; h++) {
+		snprintf(path, sizeof(path), "%s/prog-%s", tmp, hook_name(h));
+		if (bpf_program__pin(progs[h], path)) {
+			errf(err, errlen, "pin %s: %s", path, strerror(errno));
+			goto out;
+		}
+	}
+	if (rename(tmp, GLOBAL_DIR)) {
+		errf(err, errlen, "rename %s: %s", tmp, strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	policy_global__destroy(skel);
+	return rc;
+}
+
+/* Attach the hooks in @hooks that are not attached yet. */
+static int global_attach(__u64 hooks, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	unsigned int h;
+	int prog, link;
+
+	for (h = 0; h < LAB_NR_HOOKS; h++) {
+		if (!(hooks & (1ull << h)))
+			continue;
+		global_path(path, sizeof(path), "link-", h);
+		if (!stat(path, &st))
+			continue;
+		global_path(path, sizeof(path), "prog-", h);
+		prog = bpf_obj_get(path);
+		if (prog < 0)
+			return errf(err, errlen, "%s: %s", path, strerror(errno));
+		link = bpf_raw_tracepoint_open(NULL, prog);
+		close(prog);
+		if (link < 0)
+			return errf(err, errlen, "attach lsm/%s: %s", hook_name(h), strerror(errno));
+		global_path(path, sizeof(path), "link-", h);
+		if (bpf_obj_pin(link, path)) {
+			close(link);
+			return errf(err, errlen, "pin %s: %s", path, strerror(errno));
+		}
+		close(link);
+	}
+	return 0;
+}
+
+int global_install(const char *staging, const struct compiled *c, __u32 policy,
+		   __u64 cgroup_id, char *err, size_t errlen)
+{
+	struct lab_policy_ref ref = { .policy = policy };
+	struct rule_maps maps;
+	char path[PATH_MAX];
+	int policies, e, rc = -1;
+
+	(void)staging;	/* the rules live in the global maps, keyed by policy */
+	if (global_load(err, errlen))
+		return -1;
+	if (rule_maps_open(GLOBAL_DIR, &maps))
+		return errf(err, errlen, "open the global maps: %s", strerror(errno));
+	snprintf(path, sizeof(path), GLOBAL_DIR "/policies");
+	policies = bpf_obj_get(path);
+	if (policies < 0) {
+		errf(err, errlen, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	e = rule_maps_fill(&maps, policy, c);
+	if (e) {
+		errf(err, errlen, "fill the global rule maps: %s", strerror(-e));
+		goto out;
+	}
+	if (global_attach(c->hooks, err, errlen))
+		goto out;
+	/* the switch: from here on the cgroup's tasks see this policy */
+	if (bpf_map_update_elem(policies, &cgroup_id, &ref, 0)) {
+		errf(err, errlen, "add the cgroup to the policies map: %s", strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	if (policies >= 0)
+		close(policies);
+	rule_maps_close(&maps);
+	return rc;
+}
+
+void global_forget(const struct lab_meta *m)
+{
+	struct lab_policy_ref ref;
+	struct rule_maps maps;
+	char dir[PATH_MAX];
+	struct stored s;
+	int policies;
+
+	if (rule_maps_open(GLOBAL_DIR, &maps))
+		return;
+	policies = bpf_obj_get(GLOBAL_DIR "/policies");
+	if (policies >= 0 && !bpf_map_lookup_elem(policies, &m->cgroup_id, &ref) &&
+	    ref.policy == m->policy) {
+		/*
+		 * The cgroup still points at this policy: back to the committed
+		 * one if that is another global policy (an apply killed after
+		 * its switch), else the cgroup leaves the map.
+		 */
+		policy_dir(m->cgroup_id, dir, sizeof(dir));
+		if (!stored_read(dir, &s) && s.meta.backend == BACKEND_GLOBAL &&
+		    s.meta.policy != m->policy) {
+			ref.policy = s.meta.policy;
+			bpf_map_update_elem(policies, &m->cgroup_id, &ref, 0);
+		} else {
+			bpf_map_delete_elem(policies, &m->cgroup_id);
+		}
+		stored_free(&s);
+	}
+	if (policies >= 0)
+		close(policies);
+	rule_maps_forget(&maps, m->policy);
+	rule_maps_close(&maps);
+}
+
+void global_gc(void)
+{
+	struct stored *list;
+	char path[PATH_MAX];
+	struct stat st;
+	__u64 needed = 0;
+	unsigned int h;
+	int i, n, globals = 0;
+
+	if (stat(GLOBAL_DIR, &st))
+		return;
+	n = stored_list(&list);
+	if (n < 0)
+		return;
+	for (i = 0; i < n; i++) {
+		if (list[i].meta.backend != BACKEND_GLOBAL)
+			continue;
+		needed |= list[i].meta.hooks;
+		globals++;
+	}
+	stored_list_free(list, n);
+	for (h = 0; h < LAB_NR_HOOKS; h++) {
+		if (needed & (1ull << h))
+			continue;
+		global_path(path, sizeof(path), "link-", h);
+		unlink(path);	/* the last reference: the hook is detached */
+	}
+	if (!globals) {
+		/* nothing global left: unload it, maps and all */
+		const char *names[] = { "confs", "file_rules", "sock_rules", "net_rules",
+					"hits", "policies" };
+		size_t k;
+
+		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+			snprintf(path, sizeof(path), GLOBAL_DIR "/%s", names[k]);
+			unlink(path);
+		}
+		for (h = 0; h < LAB_NR_HOOKS; h++) {
+			global_path(path, sizeof(path), "prog-", h);
+			unlink(path);
+		}
+		rmdir(GLOBAL_DIR);
+	}
+}

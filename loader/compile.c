@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The rule compiler (see compile.h). What each rule kind becomes, and
+ * which hooks it needs, is documented in loader/POLICY.md.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "compile.h"
+
+#define BIT(n) (1ull << (n))
+
+static const char *const hook_names[LAB_NR_HOOKS] = {
+	[LAB_HOOK_FILE_OPEN] = "file_open",
+	[LAB_HOOK_BPRM_CHECK] = "bprm_check_security",
+	[LAB_HOOK_INODE_CREATE] = "inode_create",
+	[LAB_HOOK_INODE_MKDIR] = "inode_mkdir",
+	[LAB_HOOK_INODE_MKNOD] = "inode_mknod",
+	[LAB_HOOK_INODE_SYMLINK] = "inode_symlink",
+	[LAB_HOOK_INODE_LINK] = "inode_link",
+	[LAB_HOOK_INODE_RENAME] = "inode_rename",
+	[LAB_HOOK_INODE_UNLINK] = "inode_unlink",
+	[LAB_HOOK_INODE_RMDIR] = "inode_rmdir",
+	[LAB_HOOK_SOCKET_CREATE] = "socket_create",
+	[LAB_HOOK_SOCKET_BIND] = "socket_bind",
+	[LAB_HOOK_SOCKET_CONNECT] = "socket_connect",
+	[LAB_HOOK_SOCKET_SENDMSG] = "socket_sendmsg",
+	[LAB_HOOK_PTRACE_ACCESS] = "ptrace_access_check",
+	[LAB_HOOK_PTRACE_TRACEME] = "ptrace_traceme",
+	[LAB_HOOK_SB_MOUNT] = "sb_mount",
+	[LAB_HOOK_MOVE_MOUNT] = "move_mount",
+	[LAB_HOOK_KERNEL_LOAD_DATA] = "kernel_load_data",
+	[LAB_HOOK_KERNEL_READ_FILE] = "kernel_read_file",
+	[LAB_HOOK_TASK_KILL] = "task_kill",
+	[LAB_HOOK_CAPABLE] = "capable",
+};
+
+static const char *const class_names[LAB_NR_CLASSES] = {
+	[LAB_READ] = "read",
+	[LAB_WRITE] = "write",
+	[LAB_EXEC] = "exec",
+	[LAB_CREATE] = "create",
+	[LAB_UNLINK] = "unlink",
+	[LAB_SOCKET] = "socket",
+	[LAB_BIND] = "bind",
+	[LAB_CONNECT] = "connect",
+	[LAB_CAPABILITY] = "capability",
+	[LAB_PTRACE] = "ptrace",
+	[LAB_MOUNT] = "mount",
+	[LAB_MODULE_LOAD] = "module_load",
+	[LAB_SIGNAL] = "signal",
+};
+
+/* The hooks each class of access is checked at. */
+static const __u64 class_hooks[LAB_NR_CLASSES] = {
+	[LAB_READ] = BIT(LAB_HOOK_FILE_OPEN),
+	[LAB_WRITE] = BIT(LAB_HOOK_FILE_OPEN),
+	[LAB_EXEC] = BIT(LAB_HOOK_BPRM_CHECK),
+	[LAB_CREATE] = BIT(LAB_HOOK_INODE_CREATE) | BIT(LAB_HOOK_INODE_MKDIR) |
+		       BIT(LAB_HOOK_INODE_MKNOD) | BIT(LAB_HOOK_INODE_SYMLINK) |
+		       BIT(LAB_HOOK_INODE_LINK) | BIT(LAB_HOOK_INODE_RENAME),
+	[LAB_UNLINK] = BIT(LAB_HOOK_INODE_UNLINK) | BIT(LAB_HOOK_INODE_RMDIR) |
+		       BIT(LAB_HOOK_INODE_LINK) | BIT(LAB_HOOK_INODE_RENAME),
+	[LAB_SOCKET] = BIT(LAB_HOOK_SOCKET_CREATE),
+	[LAB_BIND] = BIT(LAB_HOOK_SOCKET_BIND),
+	[LAB_CONNECT] = BIT(LAB_HOOK_SOCKET_CONNECT) | BIT(LAB_HOOK_SOCKET_SENDMSG),
+	[LAB_CAPABILITY] = BIT(LAB_HOOK_CAPABLE),
+	[LAB_PTRACE] = BIT(LAB_HOOK_PTRACE_ACCESS) | BIT(LAB_HOOK_PTRACE_TRACEME),
+	[LAB_MOUNT] = BIT(LAB_HOOK_SB_MOUNT) | BIT(LAB_HOOK_MOVE_MOUNT),
+	[LAB_MODULE_LOAD] = BIT(LAB_HOOK_KERNEL_LOAD_DATA) | BIT(LAB_HOOK_KERNEL_READ_FILE),
+	[LAB_SIGNAL] = BIT(LAB_HOOK_TASK_KILL),
+};
+
+const char *hook_name(unsigned int hook)
+{
+	return hook < LAB_NR_HOOKS ? hook_names[hook] : "?";
+}
+
+const char *class_name(unsigned int class)
+{
+	return class < LAB_NR_CLASSES ? class_names[class] : "?";
+}
+
+const char *hook_rule_kinds(unsigned int hook)
+{
+	static char buf[128];
+	size_t len = 0;
+	unsigned int c;
+
+	buf[0] = 0;
+	for (c = 0; c < LAB_NR_CLASSES; c++)
+		if (class_hooks[c] & BIT(hook))
+			len += snprintf(buf + len, sizeof(buf) - len, "%s%s", len ? ", " : "",
+					class_names[c]);
+	return buf;
+}
+
+__attribute__((format(printf, 5, 6)))
+static int fail(char *err, size_t errlen, const char *file, unsigned int line,
+		const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(err, errlen, "%s:%u: ", file, line);
+
+	va_start(ap, fmt);
+	if (n >= 0 && (size_t)n < errlen)
+		vsnprintf(err + n, errlen - n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static const char *family_name(int family)
+{
+	switch (family) {
+	case AF_UNIX: return "unix";
+	case AF_INET: return "inet";
+	case AF_INET6: return "inet6";
+	default: return "any";
+	}
+}
+
+static const char *protocol_name(int protocol)
+{
+	switch (protocol) {
+	case IPPROTO_TCP: return "tcp";
+	case IPPROTO_UDP: return "udp";
+	case IPPROTO_ICMP: return "icmp";
+	case IPPROTO_ICMPV6: return "icmpv6";
+	default: return "any";
+	}
+}
+
+static const char *type_name(int type)
+{
+	switch (type) {
+	case SOCK_STREAM: return "stream";
+	case SOCK_DGRAM: return "dgram";
+	case SOCK_RAW: return "raw";
+	default: return "any";
+	}
+}
+
+/* snprintf that may cut a long rule's text short, on purpose. */
+__attribute__((format(printf, 3, 4)))
+static void put(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+}
+
+/* What a rule looks like in show, stats and events: one line, YAML-ish. */
+static void describe(const struct policy_rule *r, char *buf, size_t len)
+{
+	static const char *const ops[] = { "socket", "bind", "connect" };
+	char access[64] = "", addr[INET6_ADDRSTRLEN] = "";
+	unsigned int i;
+
+	switch (r->kind) {
+	case RULE_FILES:
+		for (i = 0; i < LAB_FILE_CLASSES; i++)
+			if (r->file.access & (1u << i))
+				snprintf(access + strlen(access), sizeof(access) - strlen(access),
+					 "%s%s", access[0] ? "," : "", class_names[i]);
+		put(buf, len, "files %s%s %s %s", r->file.path, r->file.subtree ? "/**" : "",
+			 access, r->deny ? "deny" : "allow");
+		return;
+	case RULE_EXEC:
+		put(buf, len, "exec %s%s %s", r->file.path, r->file.subtree ? "/**" : "",
+			 r->deny ? "deny" : "allow");
+		return;
+	case RULE_NETWORK:
+		if (r->net.op == NET_SOCKET) {
+			put(buf, len, "network socket %s %s %s", family_name(r->net.family),
+				 type_name(r->net.type), r->deny ? "deny" : "allow");
+			return;
+		}
+		if (r->net.prefix >= 0)
+			inet_ntop(r->net.family == AF_INET6 ? AF_INET6 : AF_INET, r->net.addr,
+				  addr, sizeof(addr));
+		put(buf, len, "network %s %s %s %s%s%.0d ports %u-%u %s", ops[r->net.op],
+			 family_name(r->net.family), protocol_name(r->net.protocol),
+			 r->net.prefix >= 0 ? addr : "any", r->net.prefix >= 0 ? "/" : "",
+			 r->net.prefix >= 0 ? r->net.prefix : 0, r->net.port_min, r->net.port_max,
+			 r->deny ? "deny" : "allow");
+		return;
+	case RULE_CAPABILITY:
+		put(buf, len, "capability 0x%llx %s", (unsigned long long)r->caps,
+			 r->deny ? "deny" : "allow");
+		return;
+	default:
+		put(buf, len, "%s %s", rule_kind_name(r->kind), r->deny ? "deny" : "allow");
+		return;
+	}
+}
+
+static int add_file(struct compiled *c, const struct stat *st, bool subtree, unsigned int access,
+		    bool deny, unsigned int index)
+{
+	struct file_entry *e = NULL;
+	size_t i;
+	unsigned int cls;
+
+	for (i = 0; i < c->n_files; i++)
+		if (c->files[i].key.ino == st->st_ino &&
+		    c->files[i].key.dev == ((major(st->st_dev) << 20) | minor(st->st_dev)))
+			e = &c->files[i];
+	if (!e) {
+		e = &c->files[c->n_files++];
+		memset(e, 0, sizeof(*e));
+		e->key.ino = st->st_ino;
+		/* the kernel's dev_t, as BPF reads it from the superblock */
+		e->key.dev = (major(st->st_dev) << 20) | minor(st->st_dev);
+	}
+	for (cls = 0; cls < LAB_FILE_CLASSES; cls++) {
+		__u16 *slot = subtree ? &e->val.tree[cls] : &e->val.exact[cls];
+		__u8 *denies = subtree ? &e->val.tree_deny : &e->val.exact_deny;
+
+		if (!(access & (1u << cls)))
+			continue;
+		if (*slot)	/* an earlier rule on the same object wins */
+			continue;
+		*slot = index + 1;
+		if (deny)
+			*denies |= 1u << cls;
+	}
+	return 0;
+}
+
+static int compile_file_rule(const char *file, const struct policy_rule *r, unsigned int index,
+			     struct compiled *c, char *err, size_t errlen)
+{
+	unsigned int access = r->kind == RULE_EXEC ? ACCESS_EXEC : r->file.access;
+	struct stat st;
+
+	/* the policy's bits and the engine's classes line up: read .. unlink */
+	_Static_assert(ACCESS_READ == 1 << LAB_READ && ACCESS_UNLINK == 1 << LAB_UNLINK,
+		       "access bits are class bits");
+	if (stat(r->file.path, &st))
+		return fail(err, errlen, file, r->line, "%s: %s (paths are resolved when applied)",
+			    r->file.path, strerror(errno));
+	if (r->file.subtree && !S_ISDIR(st.st_mode))
+		return fail(err, errlen, file, r->line, "%s/** but %s is not a directory",
+			    r->file.path, r->file.path);
+	if (!r->file.subtree && (access & ACCESS_CREATE))
+		return fail(err, errlen, file, r->line,
+			    "create applies to a directory's subtree: write %s/**", r->file.path);
+	return add_file(c, &st, r->file.subtree, access, r->deny, index);
+}
+
+static void compile_net_rule(const struct policy_rule *r, unsigned int index, struct compiled *c)
+{
+	struct lab_net_rule *n;
+	size_t i;
+
+	if (r->net.op == NET_SOCKET) {
+		for (i = 0; i < c->n_socks; i++)
+			if (c->socks[i].key.family == r->net.family &&
+			    c->socks[i].key.type == r->net.type)
+				return;	/* an earlier rule for the same sockets wins */
+		c->socks[c->n_socks].key.family = r->net.family;
+		c->socks[c->n_socks].key.type = r->net.type;
+		c->socks[c->n_socks].val.rule = index + 1;
+		c->socks[c->n_socks].val.deny = r->deny;
+		c->n_socks++;
+		return;
+	}
+	n = &c->nets[c->n_nets++];
+	memset(n, 0, sizeof(*n));
+	n->rule = index + 1;
+	n->class = r->net.op == NET_BIND ? LAB_BIND : LAB_CONNECT;
+	n->deny = r->deny;
+	n->family = r->net.family;
+	n->protocol = r->net.protocol;
+	n->port_min = r->net.port_min;
+	n->port_max = r->net.port_max;
+	n->prefix = r->net.prefix < 0 ? 0 : r->net.prefix;
+	memcpy(n->addr, r->net.addr, sizeof(n->addr));
+}
+
+static unsigned int rule_classes(const struct policy_rule *r)
+{
+	switch (r->kind) {
+	case RULE_FILES:
+		return r->file.access;
+	case RULE_EXEC:
+		return 1u << LAB_EXEC;
+	case RULE_NETWORK:
+		return 1u << (r->net.op == NET_SOCKET ? LAB_SOCKET :
+			      r->net.op == NET_BIND ? LAB_BIND : LAB_CONNECT);
+	case RULE_PTRACE:
+		return 1u << LAB_PTRACE;
+	case RULE_MOUNT:
+		return 1u << LAB_MOUNT;
+	case RULE_MODULE_LOAD:
+		return 1u << LAB_MODULE_LOAD;
+	case RULE_SIGNAL:
+		return 1u << LAB_SIGNAL;
+	case RULE_CAPABILITY:
+		return 1u << LAB_CAPABILITY;
+	}
+	return 0;
+}
+
+int policy_compile(const char *file, const struct policy *p, struct compiled *c,
+		   char *err, size_t errlen)
+{
+	size_t i;
+	unsigned int cls, cap, allowed = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->files = calloc(p->n_rules ? p->n_rules : 1, sizeof(*c->files));
+	c->socks = calloc(p->n_rules ? p->n_rules : 1, sizeof(*c->socks));
+	c->nets = calloc(p->n_rules ? p->n_rules : 1, sizeof(*c->nets));
+	c->rules = calloc(p->n_rules ? p->n_rules : 1, sizeof(*c->rules));
+	if (!c->files || !c->socks || !c->nets || !c->rules) {
+		compiled_free(c);
+		return fail(err, errlen, file, 0, "out of memory");
+	}
+	if (p->audit)
+		c->conf.flags |= LAB_AUDIT;
+
+	for (i = 0; i < p->n_rules; i++) {
+		const struct policy_rule *r = &p->rules[i];
+		unsigned int classes = rule_classes(r);
+
+		c->rules[i].line = r->line;
+		describe(r, c->rules[i].text, sizeof(c->rules[i].text));
+		c->n_rules++;
+		c->classes |= classes;
+		if (!r->deny)
+			allowed |= classes;
+		switch (r->kind) {
+		case RULE_FILES:
+		case RULE_EXEC:
+			if (compile_file_rule(file, r, i, c, err, errlen)) {
+				compiled_free(c);
+				return -1;
+			}
+			break;
+		case RULE_NETWORK:
+			compile_net_rule(r, i, c);
+			break;
+		case RULE_CAPABILITY:
+			for (cap = 0; cap < 64; cap++) {
+				if (!(r->caps & (1ull << cap)) || c->conf.cap_rule[cap])
+					continue;
+				c->conf.cap_rule[cap] = i + 1;
+				if (r->deny)
+					c->conf.cap_deny |= 1ull << cap;
+			}
+			break;
+		default:
+			cls = __builtin_ctz(classes);
+			if (!c->conf.fixed_rule[cls]) {
+				c->conf.fixed_rule[cls] = i + 1;
+				c->conf.fixed_deny[cls] = r->deny;
+			}
+			break;
+		}
+	}
+	if (c->n_nets > LAB_MAX_NET_RULES) {
+		compiled_free(c);
+		return fail(err, errlen, file, 0, "%u bind and connect rules at most, not %zu",
+			    LAB_MAX_NET_RULES, c->n_nets);
+	}
+	c->conf.n_net = c->n_nets;
+	/* default: deny closes the classes that have allow rules */
+	if (p->default_deny)
+		c->conf.default_deny = allowed;
+	for (cls = 0; cls < LAB_NR_CLASSES; cls++)
+		if (c->classes & (1u << cls))
+			c->hooks |= class_hooks[cls];
+	return 0;
+}
+
+void compiled_free(struct compiled *c)
+{
+	free(c->files);
+	free(c->socks);
+	free(c->nets);
+	free(c->rules);
+	memset(c, 0, sizeof(*c));
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The rule compiler: a parsed policy becomes what the engine's maps hold
+ * (bpf-progs/policy/engine.h), plus the hooks it needs. Paths become
+ * inode and device numbers here, at apply time.
+ */
+#ifndef LSMCTL_COMPILE_H
+#define LSMCTL_COMPILE_H
+
+#include <linux/types.h>
+#include <stddef.h>
+
+#include "../bpf-progs/policy/engine.h"
+#include "policy.h"
+
+#define RULE_TEXT_MAX 192
+
+struct file_entry {
+	struct lab_file_key key;	/* key.policy is filled in when loading */
+	struct lab_file_val val;
+};
+
+struct sock_entry {
+	struct lab_sock_key key;
+	struct lab_sock_val val;
+};
+
+/* A rule as lsmctl show, stats and events print it. */
+struct rule_text {
+	__u32 line;
+	char text[RULE_TEXT_MAX];
+};
+
+struct compiled {
+	struct lab_conf conf;		/* cgroup_id and level come later */
+	__u64 hooks;			/* a bit per enum lab_hook */
+	__u32 classes;			/* a bit per enum lab_class used */
+	size_t n_files, n_socks, n_nets, n_rules;
+	struct file_entry *files;
+	struct sock_entry *socks;
+	struct lab_net_rule *nets;
+	struct rule_text *rules;
+};
+
+/*
+ * Compile @p, read from @file. On error, returns -1 with
+ * "FILE:LINE: what is wrong" in @err and @out empty.
+ */
+int policy_compile(const char *file, const struct policy *p, struct compiled *out,
+		   char *err, size_t errlen);
+void compiled_free(struct compiled *c);
+
+const char *hook_name(unsigned int hook);
+const char *class_name(unsigned int class);
+/* The rule kinds that need @hook, for messages about hook slots. */
+const char *hook_rule_kinds(unsigned int hook);
+
+#endif /* LSMCTL_COMPILE_H */

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Printing for lsmctl: JSON strings, times, and a denial's object. */
+#ifndef LSMCTL_OUTPUT_H
+#define LSMCTL_OUTPUT_H
+
+#include <stdio.h>
+
+#include "compile.h"
+
+/* @s as a JSON string, quotes included. */
+void json_string(FILE *f, const char *s);
+/* A CLOCK_MONOTONIC time in ns as local wall-clock time, ISO 8601. */
+void format_mono_time(unsigned long long ns, char *buf, size_t len);
+/* What a denial was about: a file name, an address, a capability... */
+void format_object(const struct lab_event *e, char *buf, size_t len);
+
+#endif /* LSMCTL_OUTPUT_H */

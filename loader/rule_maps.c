@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Filling and emptying the engine's rule maps, the same for both backends. */
+#include <bpf/bpf.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backend.h"
+
+int rule_maps_fill(const struct rule_maps *m, __u32 policy, const struct compiled *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n_files; i++) {
+		struct lab_file_key key = c->files[i].key;
+
+		key.policy = policy;
+		if (bpf_map_update_elem(m->file_rules, &key, &c->files[i].val, BPF_NOEXIST))
+			return -errno;
+	}
+	for (i = 0; i < c->n_socks; i++) {
+		struct lab_sock_key key = c->socks[i].key;
+
+		key.policy = policy;
+		if (bpf_map_update_elem(m->sock_rules, &key, &c->socks[i].val, BPF_NOEXIST))
+			return -errno;
+	}
+	for (i = 0; i < c->n_nets; i++) {
+		struct lab_net_key key = { .policy = policy, .index = (__u32)i };
+
+		if (bpf_map_update_elem(m->net_rules, &key, &c->nets[i], BPF_NOEXIST))
+			return -errno;
+	}
+	/* last: until the configuration is there, the programs skip the policy */
+	if (bpf_map_update_elem(m->confs, &policy, &c->conf, BPF_NOEXIST))
+		return -errno;
+	return 0;
+}
+
+/* Delete the keys of @map whose first __u32 is @policy. */
+static void forget(int map, __u32 policy, size_t key_size)
+{
+	unsigned char key[64], next[64];
+	void *prev = NULL;
+	size_t n = 0, cap = 0;
+	unsigned char *doomed = NULL, *grown;
+
+	if (map < 0 || key_size > sizeof(key))
+		return;
+	while (!bpf_map_get_next_key(map, prev, next)) {
+		memcpy(key, next, key_size);
+		prev = key;
+		if (*(__u32 *)(void *)key != policy)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 256;
+			grown = realloc(doomed, cap * key_size);
+			if (!grown)
+				break;
+			doomed = grown;
+		}
+		memcpy(doomed + n++ * key_size, key, key_size);
+	}
+	while (n--)
+		bpf_map_delete_elem(map, doomed + n * key_size);
+	free(doomed);
+}
+
+void rule_maps_forget(const struct rule_maps *m, __u32 policy)
+{
+	bpf_map_delete_elem(m->confs, &policy);
+	forget(m->file_rules, policy, sizeof(struct lab_file_key));
+	forget(m->sock_rules, policy, sizeof(struct lab_sock_key));
+	forget(m->net_rules, policy, sizeof(struct lab_net_key));
+	forget(m->hits, policy, sizeof(struct lab_hit_key));
+}
+
+static int open_pin(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return bpf_obj_get(path);
+}
+
+int rule_maps_open(const char *dir, struct rule_maps *m)
+{
+	m->confs = open_pin(dir, "confs");
+	m->file_rules = open_pin(dir, "file_rules");
+	m->sock_rules = open_pin(dir, "sock_rules");
+	m->net_rules = open_pin(dir, "net_rules");
+	m->hits = open_pin(dir, "hits");
+	if (m->confs < 0 || m->file_rules < 0 || m->sock_rules < 0 || m->net_rules < 0 ||
+	    m->hits < 0) {
+		rule_maps_close(m);
+		return -1;
+	}
+	return 0;
+}
+
+void rule_maps_close(struct rule_maps *m)
+{
+	int *fds[] = { &m->confs, &m->file_rules, &m->sock_rules, &m->net_rules, &m->hits };
+	size_t i;
+
+	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
+		if (*fds[i] >= 0)
+			close(*fds[i]);
+		*fds[i] = -1;
+	}
+}

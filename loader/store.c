@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Pins of applied policies under /sys/fs/bpf/lsmlab (see store.h). */
+#define _GNU_SOURCE
+#include <bpf/bpf.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <linux/magic.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "store.h"
+
+static int root_fd = -1;
+
+static int errf(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int errf(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Remove every pin in @dir, then @dir. */
+static void remove_dir(const char *dir)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' && (!de->d_name[1] || !strcmp(de->d_name, "..")))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		unlink(path);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+void teardown(const char *dir)
+{
+	struct stored s;
+
+	if (!stored_read(dir, &s)) {
+		if (s.meta.backend == BACKEND_GLOBAL)
+			global_forget(&s.meta);
+		stored_free(&s);
+	}
+	remove_dir(dir);
+	global_gc();
+}
+
+/* A folder "PREFIX-...-PID" whose lsmctl is gone. */
+static int stale(const char *name)
+{
+	const char *dash = strrchr(name, '-');
+	long pid;
+
+	if (!dash)
+		return 1;
+	pid = strtol(dash + 1, NULL, 10);
+	return pid <= 0 || pid == getpid() || (kill((pid_t)pid, 0) && errno == ESRCH);
+}
+
+/* Finish what a killed lsmctl left: its half-built or half-removed folders. */
+static void recover(void)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *d = opendir(PIN_ROOT);
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, "new-", 4) && strncmp(de->d_name, "old-", 4) &&
+		    strncmp(de->d_name, "tmp-global-", 11))
+			continue;
+		if (!stale(de->d_name))
+			continue;
+		snprintf(path, sizeof(path), PIN_ROOT "/%s", de->d_name);
+		if (!strncmp(de->d_name, "tmp-global-", 11))
+			remove_dir(path);	/* an instance never committed */
+		else
+			teardown(path);
+	}
+	closedir(d);
+}
+
+int store_open(char *err, size_t errlen)
+{
+	struct statfs sfs;
+
+	if (statfs(BPFFS_ROOT, &sfs) || sfs.f_type != BPF_FS_MAGIC)
+		return errf(err, errlen, "no BPF filesystem at " BPFFS_ROOT
+			    " (mount -t bpf bpf " BPFFS_ROOT ")");
+	if (mkdir(PIN_ROOT, 0700) && errno != EEXIST)
+		return errf(err, errlen, "mkdir " PIN_ROOT ": %s", strerror(errno));
+	root_fd = open(PIN_ROOT, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (root_fd < 0)
+		return errf(err, errlen, PIN_ROOT ": %s", strerror(errno));
+	if (flock(root_fd, LOCK_EX))
+		return errf(err, errlen, "lock " PIN_ROOT ": %s", strerror(errno));
+	recover();
+	return 0;
+}
+
+void store_close(void)
+{
+	if (root_fd >= 0)
+		close(root_fd);
+	root_fd = -1;
+}
+
+int store_events_fd(void)
+{
+	int fd = bpf_obj_get(PIN_ROOT "/events");
+
+	if (fd >= 0)
+		return fd;
+	fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "lab_events", 0, 0, 256 * 1024, NULL);
+	if (fd < 0)
+		return -1;
+	if (bpf_obj_pin(fd, PIN_ROOT "/events")) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int cgroup_resolve(const char *path, __u64 *id, __u32 *level, char *rel, size_t rellen,
+		   char *err, size_t errlen)
+{
+	char real[PATH_MAX];
+	struct statfs sfs;
+	struct stat st;
+	const char *p;
+
+	if (!realpath(path, real))
+		return errf(err, errlen, "cgroup %s: %s", path, strerror(errno));
+	if (statfs(real, &sfs) || sfs.f_type != CGROUP2_SUPER_MAGIC || stat(real, &st) ||
+	    !S_ISDIR(st.st_mode) || strncmp(real, CGROUP_ROOT, strlen(CGROUP_ROOT)) ||
+	    (real[strlen(CGROUP_ROOT)] && real[strlen(CGROUP_ROOT)] != '/'))
+		return errf(err, errlen, "%s is not a cgroup2 folder under " CGROUP_ROOT, path);
+	*id = st.st_ino;	/* a cgroup2 folder's inode number is the cgroup id */
+	*level = 0;
+	p = real + strlen(CGROUP_ROOT);
+	snprintf(rel, rellen, "%s", *p ? p : "/");
+	for (; *p; p++)
+		if (*p == '/')
+			(*level)++;
+	return 0;
+}
+
+static __u64 wanted_id;
+static char found_path[PATH_MAX];
+
+static int find_cgroup(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)ftw;
+	if (type == FTW_D && st->st_ino == wanted_id) {
+		snprintf(found_path, sizeof(found_path), "%s",
+			 path[strlen(CGROUP_ROOT)] ? path + strlen(CGROUP_ROOT) : "/");
+		return 1;
+	}
+	return 0;
+}
+
+const char *cgroup_path_of(__u64 id)
+{
+	static struct {
+		__u64 id;
+		char path[PATH_MAX];
+	} cache[64];
+	static unsigned int next;
+	unsigned int i;
+
+	for (i = 0; i < 64; i++)
+		if (cache[i].id == id)
+			return cache[i].path;
+	wanted_id = id;
+	snprintf(found_path, sizeof(found_path), "?");
+	nftw(CGROUP_ROOT, find_cgroup, 16, FTW_PHYS | FTW_MOUNT);
+	i = next++ % 64;
+	cache[i].id = id;
+	snprintf(cache[i].path, sizeof(cache[i].path), "%s", found_path);
+	return cache[i].path;
+}
+
+void policy_dir(__u64 cgroup_id, char *buf, size_t len)
+{
+	snprintf(buf, len, PIN_ROOT "/cg-%llu", (unsigned long long)cgroup_id);
+}
+
+int pin_meta(const char *dir, const struct lab_meta *m, const struct compiled *c)
+{
+	char path[PATH_MAX];
+	__u32 key = 0, i;
+	int fd, rules, err = -1;
+
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "lab_meta", sizeof(__u32), sizeof(*m), 1, NULL);
+	rules = bpf_map_create(BPF_MAP_TYPE_ARRAY, "lab_rules", sizeof(__u32),
+			       sizeof(struct rule_text), c->n_rules ? c->n_rules : 1, NULL);
+	if (fd < 0 || rules < 0 || bpf_map_update_elem(fd, &key, m, 0))
+		goto out;
+	for (i = 0; i < c->n_rules; i++)
+		if (bpf_map_update_elem(rules, &i, &c->rules[i], 0))
+			goto out;
+	snprintf(path, sizeof(path), "%s/rules", dir);
+	if (bpf_obj_pin(rules, path))
+		goto out;
+	snprintf(path, sizeof(path), "%s/meta", dir);
+	err = bpf_obj_pin(fd, path);
+out:
+	if (fd >= 0)
+		close(fd);
+	if (rules >= 0)
+		close(rules);
+	return err;
+}
+
+int stored_read(const char *dir, struct stored *s)
+{
+	char path[PATH_MAX];
+	__u32 key = 0, i;
+	int fd;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(s->dir, sizeof(s->dir), "%s", dir);
+	snprintf(path, sizeof(path), "%s/meta", dir);
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return -1;
+	if (bpf_map_lookup_elem(fd, &key, &s->meta)) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	s->rules = calloc(s->meta.n_rules + 1, sizeof(*s->rules));
+	if (!s->rules)
+		return -1;
+	snprintf(path, sizeof(path), "%s/rules", dir);
+	fd = bpf_obj_get(path);
+	for (i = 0; fd >= 0 && i < s->meta.n_rules; i++)
+		bpf_map_lookup_elem(fd, &i, &s->rules[i]);
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
+void stored_free(struct stored *s)
+{
+	free(s->rules);
+	s->rules = NULL;
+}
+
+static int by_cgroup(const void *a, const void *b)
+{
+	return strcmp(((const struct stored *)a)->meta.cgroup,
+		      ((const struct stored *)b)->meta.cgroup);
+}
+
+int stored_list(struct stored **out)
+{
+	struct stored *list = NULL, *grown;
+	char path[PATH_MAX];
+	struct dirent *de;
+	int n = 0;
+	DIR *d = opendir(PIN_ROOT);
+
+	*out = NULL;
+	if (!d)
+		return errno == ENOENT ? 0 : -1;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, "cg-", 3))
+			continue;
+		grown = realloc(list, (n + 1) * sizeof(*list));
+		if (!grown)
+			break;
+		list = grown;
+		snprintf(path, sizeof(path), PIN_ROOT "/%s", de->d_name);
+		if (!stored_read(path, &list[n]))
+			n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(list, n, sizeof(*list), by_cgroup);
+	*out = list;
+	return n;
+}
+
+void stored_list_free(struct stored *list, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		stored_free(&list[i]);
+	free(list);
+}
+
+__u32 store_next_policy_id(void)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	struct stored s;
+	__u32 max = 0;
+	DIR *d = opendir(PIN_ROOT);
+
+	if (!d)
+		return 1;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, "cg-", 3) && strncmp(de->d_name, "new-", 4) &&
+		    strncmp(de->d_name, "old-", 4))
+			continue;
+		snprintf(path, sizeof(path), PIN_ROOT "/%s", de->d_name);
+		if (stored_read(path, &s))
+			continue;
+		if (s.meta.policy > max)
+			max = s.meta.policy;
+		stored_free(&s);
+	}
+	closedir(d);
+	return max + 1;
+}
