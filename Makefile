@@ -1,7 +1,7 @@
 # The lab's top-level build: kernels, BPF programs, guest binaries, the
 # initramfs, and the tests and demo that boot them in QEMU.
 #
-#   make demo     build, boot, show the smoke test
+#   make demo     build, boot, confine a shell with lsmctl
 #   make check    all tests (host unit tests and guest tests on each kernel)
 #   make help     the other targets
 
@@ -24,8 +24,8 @@ BPF_OBJS := $(patsubst %.bpf.c,$(BUILD)/bpf/%.bpf.o,$(notdir $(BPF_SRCS)))
 BPF_SKELS := $(BPF_OBJS:.bpf.o=.skel.h)
 GUEST_TEST_SRCS := $(wildcard tests/guest/src/*.c)
 GUEST_TESTS := $(patsubst tests/guest/src/%.c,$(BUILD)/guest/tests/%,$(GUEST_TEST_SRCS))
-GUEST_BIN_SRCS := $(wildcard bench/src/*.c)
-GUEST_BINS := $(patsubst bench/src/%.c,$(BUILD)/guest/bin/%,$(GUEST_BIN_SRCS)) $(BUILD)/guest/bin/lsmctl
+GUEST_BIN_SRCS := $(wildcard bench/src/*.c demo/*.c)
+GUEST_BINS := $(patsubst %.c,$(BUILD)/guest/bin/%,$(notdir $(GUEST_BIN_SRCS))) $(BUILD)/guest/bin/lsmctl
 INITRAMFS := $(BUILD)/initramfs.cpio
 # Policies the LSM guest tests load, compiled on the host and never
 # loaded into it: AppArmor profiles (apparmor_parser -Q against the 6.1
@@ -88,7 +88,8 @@ $(BUILD)/guest/tests/%: tests/guest/src/%.c $(wildcard tests/guest/src/*.h) $(BP
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	@$(CC) $(USER_CFLAGS) -I$(BUILD)/bpf -o $@ $< $(GUEST_LDLIBS)
-$(BUILD)/guest/bin/%: bench/src/%.c
+vpath %.c bench/src demo
+$(BUILD)/guest/bin/%: %.c
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	@$(CC) $(USER_CFLAGS) -o $@ $< -static
@@ -136,12 +137,12 @@ $(BUILD)/fuzz/fuzz_policy: tests/fuzz/fuzz_policy.c loader/policy.c loader/polic
 ## initramfs     busybox + the lab's guest files, for every kernel
 initramfs: $(INITRAMFS)
 $(INITRAMFS): tests/vm/mkinitramfs.sh tests/guest/init \
-		$(wildcard tests/guest/lib/* tests/guest/tests/* tests/guest/tomoyo/*) \
+		$(wildcard tests/guest/lib/* tests/guest/tests/* tests/guest/tomoyo/* demo/* loader/examples/*) \
 		$(GUEST_TESTS) $(GUEST_BINS) $(GUEST_POLICIES) $(BPF_OBJS)
 	@tests/vm/mkinitramfs.sh $@ $(BUILD)/guest/tests=lab/tests \
 		$(BUILD)/guest/bin=lab/bin $(BUILD)/bpf=lab/bpf +bpftool \
 		$(BUILD)/guest/apparmor=lab/apparmor $(BUILD)/guest/selinux=lab/selinux \
-		tests/guest/tomoyo=lab/tomoyo
+		tests/guest/tomoyo=lab/tomoyo demo=lab/demo loader/examples=lab/examples
 
 ## check         all tests: host unit tests, then guest tests on each kernel
 check: deps all
@@ -160,11 +161,10 @@ checkpatch: $(KBUILD)/stock/bzImage
 		echo "$$(basename $$p): $$(scripts/checkpatch.pl --no-tree --strict --terse $$p | tail -n 1)"; \
 	done
 
-## demo          boot the lsm kernel with BPF LSM: smoke tests, slot table, BPF slot
+## demo          boot the lsm kernel and confine a shell with lsmctl (README's example)
 demo: deps all
 	@tests/vm/run-vm.sh -q -k $(KBUILD)/lsm/bzImage -i $(INITRAMFS) \
-		-- lsm=landlock,lockdown,yama,bpf lab.variant=lsm \
-		lab.tests=boot,lsm-list,btf,lsm-slots,bpf-slot,bpf-socket,inode-init
+		-- lsm=landlock,lockdown,yama,bpf lab.variant=lsm lab.run=/lab/demo/demo.sh
 
 ## bench-quick   nosec/stock/lsm, default LSM set: open+close, pipe, socket (results/)
 bench-quick: deps all $(KBUILD)/nosec/bzImage

@@ -182,14 +182,14 @@ static void describe(const struct policy_rule *r, char *buf, size_t len)
 		return;
 	case RULE_NETWORK:
 		if (r->net.op == NET_SOCKET) {
-			put(buf, len, "network socket %s %s %s", family_name(r->net.family),
+			put(buf, len, "network socket family %s type %s %s", family_name(r->net.family),
 				 type_name(r->net.type), r->deny ? "deny" : "allow");
 			return;
 		}
 		if (r->net.prefix >= 0)
 			inet_ntop(r->net.family == AF_INET6 ? AF_INET6 : AF_INET, r->net.addr,
 				  addr, sizeof(addr));
-		put(buf, len, "network %s %s %s %s%s%.0d ports %u-%u %s", ops[r->net.op],
+		put(buf, len, "network %s family %s protocol %s address %s%s%.0d ports %u-%u %s", ops[r->net.op],
 			 family_name(r->net.family), protocol_name(r->net.protocol),
 			 r->net.prefix >= 0 ? addr : "any", r->net.prefix >= 0 ? "/" : "",
 			 r->net.prefix >= 0 ? r->net.prefix : 0, r->net.port_min, r->net.port_max,

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lab-try: make one syscall and say how it went, for the demo and for
+ * people poking at a policy by hand.
+ *
+ *   lab-try read FILE          open(O_RDONLY) and read
+ *   lab-try connect ADDR PORT  TCP connect (IPv4 or IPv6 address)
+ *   lab-try ptrace PID         PTRACE_ATTACH, then detach
+ *
+ * Prints "lab-try: WHAT: ok" or the error; exits 0 or with the errno.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int try_read(const char *path)
+{
+	char buf[64];
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || read(fd, buf, sizeof(buf)) < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+static int try_connect(const char *addr, const char *port)
+{
+	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6 };
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	int v6 = strchr(addr, ':') != NULL, fd, rc = 0;
+
+	sin.sin_port = sin6.sin6_port = htons((unsigned short)atoi(port));
+	if (inet_pton(v6 ? AF_INET6 : AF_INET, addr,
+		      v6 ? (void *)&sin6.sin6_addr : (void *)&sin.sin_addr) != 1)
+		return EINVAL;
+	fd = socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0);
+	if (fd < 0)
+		return errno;
+	if (v6 ? connect(fd, (struct sockaddr *)&sin6, sizeof(sin6)) :
+		 connect(fd, (struct sockaddr *)&sin, sizeof(sin)))
+		rc = errno;
+	close(fd);
+	return rc;
+}
+
+static int try_ptrace(const char *pid_s)
+{
+	pid_t pid = (pid_t)atoi(pid_s);
+
+	if (ptrace(PTRACE_ATTACH, pid, NULL, NULL))
+		return errno;
+	waitpid(pid, NULL, 0);
+	ptrace(PTRACE_DETACH, pid, NULL, NULL);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int err;
+
+	if (argc == 3 && !strcmp(argv[1], "read"))
+		err = try_read(argv[2]);
+	else if (argc == 4 && !strcmp(argv[1], "connect"))
+		err = try_connect(argv[2], argv[3]);
+	else if (argc == 3 && !strcmp(argv[1], "ptrace"))
+		err = try_ptrace(argv[2]);
+	else {
+		fprintf(stderr, "usage: lab-try read FILE | connect ADDR PORT | ptrace PID\n");
+		return 2;
+	}
+	printf("lab-try: %s %s%s%s: %s\n", argv[1], argv[2], argc == 4 ? " " : "",
+	       argc == 4 ? argv[3] : "", err ? strerror(err) : "ok");
+	return err;
+}

@@ -1,0 +1,9 @@
+#!/bin/sh
+# make demo's script, as a test: it ends non-zero unless lsmctl events
+# reported the three denials the README shows.
+. /lab/lib/tap.sh
+out=$(/lab/demo/demo.sh 2>&1)
+rc=$?
+echo "$out" | sed 's/\x1b\[[0-9;]*m//g; s/^/# /'
+[ $rc -eq 0 ] && ok "the demo confines a shell and reports 3 denials" ||
+	not_ok "the demo confines a shell and reports 3 denials" "status $rc"
