@@ -11,8 +11,10 @@ run() { echo "# $*"; "$@"; }
 
 echo "top secret" >/etc/lab-secret
 nc -l -p 25 >/dev/null 2>&1 &		# something to connect to
+listener=$!
 sleep 600 &				# something to trace
 victim=$!
+trap 'kill $victim $listener 2>/dev/null' EXIT
 mkdir -p $cg
 
 say "The policy"
@@ -39,7 +41,7 @@ run lsmctl stats
 say "Detach"
 run lsmctl detach --cgroup $cg
 sh -c "echo \$\$ >$cg/cgroup.procs; exec lab-try read /etc/lab-secret"
-denials=$(grep -c ' deny ' /tmp/demo-events)
+denials=$(grep -c ' verdict=deny ' /tmp/demo-events)
 echo
 echo "demo: $denials denials reported (3 expected)"
 [ "$denials" -eq 3 ]

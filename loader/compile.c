@@ -164,7 +164,7 @@ static void put(char *buf, size_t len, const char *fmt, ...)
 static void describe(const struct policy_rule *r, char *buf, size_t len)
 {
 	static const char *const ops[] = { "socket", "bind", "connect" };
-	char access[64] = "", addr[INET6_ADDRSTRLEN] = "";
+	char access[64] = "", addr[INET6_ADDRSTRLEN + 4] = "";	/* and /128 */
 	unsigned int i;
 
 	switch (r->kind) {
@@ -186,13 +186,14 @@ static void describe(const struct policy_rule *r, char *buf, size_t len)
 				 type_name(r->net.type), r->deny ? "deny" : "allow");
 			return;
 		}
-		if (r->net.prefix >= 0)
+		if (r->net.prefix >= 0) {	/* address/prefix, /0 included */
 			inet_ntop(r->net.family == AF_INET6 ? AF_INET6 : AF_INET, r->net.addr,
 				  addr, sizeof(addr));
-		put(buf, len, "network %s family %s protocol %s address %s%s%.0d ports %u-%u %s", ops[r->net.op],
+			put(addr + strlen(addr), sizeof(addr) - strlen(addr), "/%d", r->net.prefix);
+		}
+		put(buf, len, "network %s family %s protocol %s address %s ports %u-%u %s", ops[r->net.op],
 			 family_name(r->net.family), protocol_name(r->net.protocol),
-			 r->net.prefix >= 0 ? addr : "any", r->net.prefix >= 0 ? "/" : "",
-			 r->net.prefix >= 0 ? r->net.prefix : 0, r->net.port_min, r->net.port_max,
+			 r->net.prefix >= 0 ? addr : "any", r->net.port_min, r->net.port_max,
 			 r->deny ? "deny" : "allow");
 		return;
 	case RULE_CAPABILITY:
@@ -371,9 +372,18 @@ int policy_compile(const char *file, const struct policy *p, struct compiled *c,
 		}
 	}
 	if (c->n_nets > LAB_MAX_NET_RULES) {
+		size_t n_nets = c->n_nets;	/* compiled_free() zeroes it */
+		unsigned int line = 0;
+
+		/* name the first rule past the limit */
+		for (i = 0, n_nets = 0; i < p->n_rules && !line; i++)
+			if (p->rules[i].kind == RULE_NETWORK && p->rules[i].net.op != NET_SOCKET &&
+			    ++n_nets > LAB_MAX_NET_RULES)
+				line = p->rules[i].line;
+		n_nets = c->n_nets;
 		compiled_free(c);
-		return fail(err, errlen, file, 0, "%u bind and connect rules at most, not %zu",
-			    LAB_MAX_NET_RULES, c->n_nets);
+		return fail(err, errlen, file, line, "%u bind and connect rules at most, not %zu",
+			    LAB_MAX_NET_RULES, n_nets);
 	}
 	c->conf.n_net = c->n_nets;
 	/* default: deny closes the classes that have allow rules */

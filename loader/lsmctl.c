@@ -532,7 +532,7 @@ static int on_event(void *data, void *raw, size_t size)
 		json_string(stdout, name);
 		printf("}\n");
 	} else {
-		printf("%s %s cgroup=%s pid=%u comm=%s hook=%s object=%s rule=%s (%s) policy=%s\n",
+		printf("%s verdict=%s cgroup=%s pid=%u comm=%s hook=%s object=%s rule=%s (%s) policy=%s\n",
 		       when, verdict, cgroup_path_of(e->cgroup_id), e->pid, comm,
 		       hook_name(e->hook), object, rule, text, name);
 	}

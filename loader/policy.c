@@ -212,6 +212,8 @@ static int parse_cidr(struct ctx *c, const yaml_node_t *n, struct policy_rule *r
 		return fail(c, n, "'%s' is not an address/prefix", s);
 	memcpy(addr, s, (size_t)(slash - s));
 	addr[slash - s] = '\0';
+	if (r->net.family == AF_UNIX)
+		return fail(c, n, "a cidr with family unix");
 	if (inet_pton(AF_INET, addr, r->net.addr) == 1) {
 		max = 32;
 		if (r->net.family == AF_INET6)
@@ -312,7 +314,7 @@ static bool kind_is_bare(enum rule_kind kind)
 
 static int parse_rule(struct ctx *c, const yaml_node_t *n, struct policy_rule *r)
 {
-	const yaml_node_t *kind_value = NULL, *action = NULL;
+	const yaml_node_t *kind_value = NULL, *action = NULL, *cidr = NULL;
 	yaml_node_pair_t *pair;
 	const yaml_node_t *key, *value;
 	const char *k;
@@ -402,13 +404,14 @@ static int parse_rule(struct ctx *c, const yaml_node_t *n, struct policy_rule *r
 					 &r->net.protocol))
 				return -1;
 		} else if (!strcmp(k, "cidr")) {
-			if (parse_cidr(c, value, r))
-				return -1;
+			cidr = value;	/* once the family is known, wherever it is */
 		} else if (!strcmp(k, "ports")) {
 			if (parse_ports(c, value, r))
 				return -1;
 		}
 	}
+	if (cidr && parse_cidr(c, cidr, r))
+		return -1;
 	if (!action)
 		return fail(c, n, "the %s rule needs 'action: allow' or 'action: deny'",
 			    kind_names[kind]);
@@ -518,6 +521,26 @@ static int parse_top(struct ctx *c, struct policy *p)
 	return 0;
 }
 
+/*
+ * Where a reader error (bytes that are not UTF-8, a control character)
+ * is: libyaml gives those a byte offset, and no line and column.
+ */
+static yaml_mark_t offset_mark(const char *buf, size_t len, size_t offset)
+{
+	yaml_mark_t mark = { .index = offset };
+	size_t i;
+
+	for (i = 0; i < offset && i < len; i++) {
+		if (buf[i] == '\n') {
+			mark.line++;
+			mark.column = 0;
+		} else if (((unsigned char)buf[i] & 0xc0) != 0x80) {
+			mark.column++;	/* characters, as libyaml counts columns */
+		}
+	}
+	return mark;
+}
+
 int policy_parse(const char *name, const char *buf, size_t len, struct policy *p,
 		 char *err, size_t errlen)
 {
@@ -533,8 +556,12 @@ int policy_parse(const char *name, const char *buf, size_t len, struct policy *p
 	}
 	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
 	if (!yaml_parser_load(&parser, &doc)) {
+		yaml_mark_t mark = parser.problem_mark;
+
+		if (parser.error == YAML_READER_ERROR && parser.encoding == YAML_UTF8_ENCODING)
+			mark = offset_mark(buf, len, parser.problem_offset);
 		snprintf(err, errlen, "%s:%zu:%zu: not valid YAML: %s", name,
-			 parser.problem_mark.line + 1, parser.problem_mark.column + 1,
+			 mark.line + 1, mark.column + 1,
 			 parser.problem ? parser.problem : "unknown error");
 		yaml_parser_delete(&parser);
 		return -1;

@@ -18,6 +18,15 @@ if ! gcc "${cflags[@]}" -DLAB_TOP="\"$PWD\"" -o "$out/test_policy" \
 fi
 "$out/test_policy" 2>&1 | sed 's/^\(not \)\{0,1\}ok \([0-9]*\) - /&policy: /'
 
+if ! gcc "${cflags[@]}" -Ibuild/bpf -o "$out/test_compile" \
+	tests/unit/test_compile.c loader/compile.c loader/policy.c -lyaml -lcmocka \
+	2>"$out/build.err"; then
+	echo "not ok - build the rule compiler's unit tests"
+	sed 's/^/# /' "$out/build.err"
+	exit 1
+fi
+"$out/test_compile" 2>&1 | sed 's/^\(not \)\{0,1\}ok \([0-9]*\) - /&compile: /'
+
 if ! gcc "${cflags[@]}" -Ibuild/bpf -o "$out/lsmctl" loader/*.c -lbpf -lyaml 2>"$out/build.err"; then
 	echo "not ok - build lsmctl"
 	sed 's/^/# /' "$out/build.err"

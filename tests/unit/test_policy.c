@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <cmocka.h>
@@ -29,6 +30,29 @@ static void expect_error(const char *yaml, const char *where, const char *what)
 		fail_msg("got '%s', expected '%s ... %s'", err, where, what);
 	assert_int_equal(p.n_rules, 0);
 	assert_null(p.rules);
+}
+
+/* The parse fails with exactly @want. */
+static void expect_exact(const char *yaml, const char *want)
+{
+	if (parse(yaml) == 0) {
+		policy_free(&p);
+		fail_msg("parsed, expected '%s'", want);
+	}
+	assert_string_equal(err, want);
+	assert_int_equal(p.n_rules, 0);
+	assert_null(p.rules);
+}
+
+/* A policy of one network rule with the lines in @keys (each "    key: value\n"). */
+static int parse_net(const char *op, const char *keys)
+{
+	static char yaml[512];
+
+	snprintf(yaml, sizeof(yaml), "name: x\nrules:\n  - network: %s\n%s    action: deny\n", op,
+		 keys);
+	policy_free(&p);
+	return parse(yaml);
 }
 
 static void test_example(void **state)
@@ -146,6 +170,170 @@ static void test_files(void **state)
 	assert_non_null(strstr(err, "/: Is a directory"));
 }
 
+static void test_empty(void **state)
+{
+	(void)state;
+	expect_exact("", "t.yaml:1:1: empty policy: it needs 'name:' and 'rules:'");
+	expect_exact("# nothing but a comment\n\n",
+		     "t.yaml:1:1: empty policy: it needs 'name:' and 'rules:'");
+	expect_exact("name: x\nrules:\n", "t.yaml:2:7: rules must be a list ('- files: ...')");
+	expect_exact("name: x\nrules: []\n", "t.yaml:2:8: rules is empty");
+	expect_exact("rules:\n  - ptrace: deny\n", "t.yaml:1:1: the policy needs a 'name:'");
+	expect_exact("name: x\nrules:\n  - capability: []\n    action: deny\n",
+		     "t.yaml:3:17: capability is an empty list");
+}
+
+static void test_unknown_keys(void **state)
+{
+	(void)state;
+	expect_exact("name: x\ncolour: red\nrules: []\n",
+		     "t.yaml:2:1: unknown key 'colour' (name, mode, default, rules)");
+	expect_exact("name: x\nrules:\n  - files: /a\n    access: read\n    ports: 80\n    action: deny\n",
+		     "t.yaml:5:5: unknown key 'ports' in a files rule");
+	expect_exact("name: x\nrules:\n  - exec: /a\n    access: read\n    action: deny\n",
+		     "t.yaml:4:5: unknown key 'access' in a exec rule");
+	expect_exact("name: x\nrules:\n  - network: bind\n    type: stream\n    action: deny\n",
+		     "t.yaml:4:5: unknown key 'type' in a network rule");
+	expect_exact("name: x\nrules:\n  - network: socket\n    cidr: 10.0.0.0/8\n    action: deny\n",
+		     "t.yaml:4:5: unknown key 'cidr' in a network rule");
+	expect_exact("name: x\nrules:\n  - capability: chown\n    access: read\n    action: deny\n",
+		     "t.yaml:4:5: unknown key 'access' in a capability rule");
+	expect_exact("name: x\nrules:\n  - files: /a\n    access: read\n    Action: deny\n",
+		     "t.yaml:5:5: unknown key 'Action' in a files rule");
+	expect_exact("name: x\nrules:\n  - network: listen\n    action: deny\n",
+		     "t.yaml:3:14: unknown network operation 'listen'");
+	expect_exact("name: x\nrules:\n  - network: socket\n    family: ipx\n    action: deny\n",
+		     "t.yaml:4:13: unknown family 'ipx'");
+}
+
+static void test_cidr(void **state)
+{
+	static const uint8_t v4[16] = { 10, 1, 2, 3 }, v6[16] = { 0x20, 0x01, 0x0d, 0xb8 };
+
+	(void)state;
+	assert_int_equal(parse_net("connect", "    cidr: 10.1.2.3/32\n"), 0);
+	assert_int_equal(p.rules[0].net.family, AF_INET);
+	assert_int_equal(p.rules[0].net.prefix, 32);
+	assert_memory_equal(p.rules[0].net.addr, v4, 16);
+	assert_int_equal(parse_net("bind", "    family: inet6\n    cidr: '2001:db8::/32'\n"), 0);
+	assert_int_equal(p.rules[0].net.family, AF_INET6);
+	assert_memory_equal(p.rules[0].net.addr, v6, 16);
+	assert_int_equal(parse_net("connect", "    cidr: 0.0.0.0/0\n"), 0);
+	assert_int_equal(p.rules[0].net.prefix, 0);
+	assert_int_equal(p.rules[0].net.family, AF_INET);
+	assert_int_equal(parse_net("connect", "    cidr: ::/0\n"), 0);
+	assert_int_equal(p.rules[0].net.family, AF_INET6);
+	assert_int_equal(parse_net("connect", "    family: inet\n"), 0);
+	assert_int_equal(p.rules[0].net.prefix, -1);
+	policy_free(&p);
+
+	expect_exact("name: x\nrules:\n  - network: connect\n    cidr: 10.0.0.0\n    action: deny\n",
+		     "t.yaml:4:11: '10.0.0.0' is not an address/prefix");
+	expect_exact("name: x\nrules:\n  - network: connect\n    cidr: 10.0.0.0/\n    action: deny\n",
+		     "t.yaml:4:11: prefix length must be 0 to 32 in '10.0.0.0/'");
+	expect_exact("name: x\nrules:\n  - network: connect\n    cidr: 10.0.0.0/8x\n    action: deny\n",
+		     "t.yaml:4:11: prefix length must be 0 to 32 in '10.0.0.0/8x'");
+	expect_exact("name: x\nrules:\n  - network: connect\n    cidr: 10.0.0.0/-1\n    action: deny\n",
+		     "t.yaml:4:11: prefix length must be 0 to 32 in '10.0.0.0/-1'");
+	expect_exact("name: x\nrules:\n  - network: connect\n    cidr: '::1/129'\n    action: deny\n",
+		     "t.yaml:4:11: prefix length must be 0 to 128 in '::1/129'");
+	expect_exact("name: x\nrules:\n  - network: connect\n    cidr: host.example/8\n    action: deny\n",
+		     "t.yaml:4:11: 'host.example' is not an IPv4 or IPv6 address");
+	expect_exact("name: x\nrules:\n  - network: connect\n    cidr: [10.0.0.0/8]\n    action: deny\n",
+		     "t.yaml:4:11: cidr must be a single value");
+	expect_exact("name: x\nrules:\n  - network: connect\n    family: inet\n    cidr: '::1/128'\n"
+		     "    action: deny\n", "t.yaml:5:11: an IPv6 cidr with family inet");
+	/* the family is checked against the cidr whichever comes first */
+	expect_exact("name: x\nrules:\n  - network: connect\n    cidr: '::1/128'\n    family: inet\n"
+		     "    action: deny\n", "t.yaml:4:11: an IPv6 cidr with family inet");
+	expect_exact("name: x\nrules:\n  - network: connect\n    cidr: 10.0.0.0/8\n    family: inet6\n"
+		     "    action: deny\n", "t.yaml:4:11: an IPv4 cidr with family inet6");
+	expect_exact("name: x\nrules:\n  - network: connect\n    family: unix\n    cidr: 10.0.0.0/8\n"
+		     "    action: deny\n", "t.yaml:5:11: a cidr with family unix");
+	expect_exact("name: x\nrules:\n  - network: connect\n    cidr: 10.0.0.0/8\n    family: unix\n"
+		     "    action: deny\n", "t.yaml:4:11: a cidr with family unix");
+}
+
+static void test_ports(void **state)
+{
+	(void)state;
+	assert_int_equal(parse_net("bind", "    ports: 1-1023\n"), 0);
+	assert_int_equal(p.rules[0].net.port_min, 1);
+	assert_int_equal(p.rules[0].net.port_max, 1023);
+	assert_int_equal(parse_net("bind", "    ports: 0-65535\n"), 0);
+	assert_int_equal(p.rules[0].net.port_min, 0);
+	assert_int_equal(p.rules[0].net.port_max, 65535);
+	assert_int_equal(parse_net("connect", "    ports: 443\n"), 0);
+	assert_int_equal(p.rules[0].net.port_min, 443);
+	assert_int_equal(p.rules[0].net.port_max, 443);
+	assert_int_equal(parse_net("connect", "    ports: 80-80\n"), 0);
+	assert_int_equal(p.rules[0].net.port_min, 80);
+	assert_int_equal(p.rules[0].net.port_max, 80);
+	assert_int_equal(parse_net("connect", ""), 0);	/* no ports: every port */
+	assert_int_equal(p.rules[0].net.port_min, 0);
+	assert_int_equal(p.rules[0].net.port_max, 65535);
+	policy_free(&p);
+
+	expect_exact("name: x\nrules:\n  - network: bind\n    ports: 80-22\n    action: deny\n",
+		     "t.yaml:4:12: port range '80-22' ends before it starts");
+	expect_exact("name: x\nrules:\n  - network: bind\n    ports: 70000\n    action: deny\n",
+		     "t.yaml:4:12: '70000' is not a port (0-65535) or a range lo-hi");
+	expect_exact("name: x\nrules:\n  - network: bind\n    ports: 1-70000\n    action: deny\n",
+		     "t.yaml:4:12: '1-70000' is not a port range lo-hi");
+	expect_exact("name: x\nrules:\n  - network: bind\n    ports: -1\n    action: deny\n",
+		     "t.yaml:4:12: '-1' is not a port (0-65535) or a range lo-hi");
+	expect_exact("name: x\nrules:\n  - network: bind\n    ports: 80-\n    action: deny\n",
+		     "t.yaml:4:12: '80-' is not a port range lo-hi");
+	expect_exact("name: x\nrules:\n  - network: bind\n    ports: 1-2-3\n    action: deny\n",
+		     "t.yaml:4:12: '1-2-3' is not a port (0-65535) or a range lo-hi");
+	expect_exact("name: x\nrules:\n  - network: bind\n    ports: http\n    action: deny\n",
+		     "t.yaml:4:12: 'http' is not a port (0-65535) or a range lo-hi");
+	expect_exact("name: x\nrules:\n  - network: bind\n    ports: [80, 443]\n    action: deny\n",
+		     "t.yaml:4:12: ports must be a single value");
+}
+
+static void test_duplicates(void **state)
+{
+	(void)state;
+	expect_exact("name: x\nrules:\n  - files: /a\n    access: [read, write]\n    action: deny\n"
+		     "  - files: /a\n    access: [write, read]\n    action: deny\n",
+		     "t.yaml:6:5: the same rule as line 3");
+	expect_exact("name: x\nrules:\n  - capability: [chown, CAP_KILL]\n    action: deny\n"
+		     "  - ptrace: deny\n  - capability: [kill, cap_chown]\n    action: deny\n",
+		     "t.yaml:6:5: the same rule as line 3");
+	expect_exact("name: x\nrules:\n  - network: connect\n    ports: 25\n    action: deny\n"
+		     "  - network: connect\n    ports: 25-25\n    action: deny\n",
+		     "t.yaml:6:5: the same rule as line 3");
+	expect_exact("name: x\nrules:\n  - exec: /bin/sh\n    action: allow\n"
+		     "  - exec: /bin/sh\n    action: allow\n",
+		     "t.yaml:5:5: the same rule as line 3");
+	/* not the same: the action, the subtree, the kind */
+	assert_int_equal(parse("name: x\nrules:\n  - files: /a\n    access: read\n    action: deny\n"
+			       "  - files: /a\n    access: read\n    action: allow\n"
+			       "  - files: /a/**\n    access: read\n    action: deny\n"
+			       "  - files: /a\n    access: exec\n    action: deny\n"
+			       "  - exec: /a\n    action: deny\n"), 0);
+	assert_int_equal(p.n_rules, 5);
+	policy_free(&p);
+}
+
+static void test_not_utf8(void **state)
+{
+	(void)state;
+	expect_exact("name: \xff\xfe\n", "t.yaml:1:7: not valid YAML: invalid leading UTF-8 octet");
+	expect_exact("name: x\n# caf\xe9\nrules:\n  - ptrace: deny\n",
+		     "t.yaml:2:7: not valid YAML: invalid trailing UTF-8 octet");
+	expect_exact("name: x\nrules:\n  - files: /caf\xc3\xa9/\x80\n    access: read\n    action: deny\n",
+		     "t.yaml:3:18: not valid YAML: invalid leading UTF-8 octet");
+	expect_exact("name: x\nrules:\n  - files: /a\xc3",
+		     "t.yaml:3:14: not valid YAML: incomplete UTF-8 octet sequence");
+	/* UTF-8 itself is fine, a byte order mark included */
+	assert_int_equal(parse("\xef\xbb\xbfname: x\nrules:\n  - files: /caf\xc3\xa9\n    access: read\n"
+			       "    action: deny\n"), 0);
+	assert_string_equal(p.rules[0].file.path, "/caf\xc3\xa9");
+	policy_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -153,6 +341,12 @@ int main(void)
 		cmocka_unit_test(test_every_kind),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_files),
+		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_unknown_keys),
+		cmocka_unit_test(test_cidr),
+		cmocka_unit_test(test_ports),
+		cmocka_unit_test(test_duplicates),
+		cmocka_unit_test(test_not_utf8),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

@@ -25,7 +25,7 @@ check "reading it in a sibling works" in_cg $cg-sib "cat /tmp/smoke-secret"
 check "reading it outside works" cat /tmp/smoke-secret
 out=$($L events --cgroup $cg --count 1 --timeout 3 2>&1)
 echo "$out" | sed 's/^/# /'
-echo "$out" | grep -q "deny .*hook=file_open" && ok "events shows the denial" || not_ok "events shows the denial"
+echo "$out" | grep -q "verdict=deny .*hook=file_open" && ok "events shows the denial" || not_ok "events shows the denial"
 $L list | sed 's/^/# /'
 $L show $cg | sed 's/^/# /'
 $L stats | sed 's/^/# /'
