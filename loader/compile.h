@@ -49,6 +49,12 @@ struct compiled {
 int policy_compile(const char *file, const struct policy *p, struct compiled *out,
 		   char *err, size_t errlen);
 void compiled_free(struct compiled *c);
+/*
+ * Add @n file rules on inodes of a device that does not exist: they
+ * match nothing, and make the rule maps as large as a policy with @n
+ * more rules (benchmarks of cost against rule count). 0 or -1.
+ */
+int compiled_add_filler(struct compiled *c, size_t n);
 
 const char *hook_name(unsigned int hook);
 const char *class_name(unsigned int class);

@@ -82,6 +82,7 @@ struct opts {
 	enum backend backend;
 	long count;
 	long timeout;
+	long filler;
 	int nargs;
 	char **args;
 };
@@ -95,6 +96,7 @@ static int parse_opts(int argc, char **argv, const char *help, const char *allow
 		{ "json", no_argument, NULL, 'j' },
 		{ "count", required_argument, NULL, 'n' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "filler", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -104,7 +106,7 @@ static int parse_opts(int argc, char **argv, const char *help, const char *allow
 	memset(o, 0, sizeof(*o));
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "jhc:b:n:t:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jhc:b:n:t:f:", longopts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(help, stdout);
 			exit(0);
@@ -128,8 +130,10 @@ static int parse_opts(int argc, char **argv, const char *help, const char *allow
 			break;
 		case 'n':
 		case 't':
+		case 'f':
 			errno = 0;
-			*(c == 'n' ? &o->count : &o->timeout) = strtol(optarg, &end, 10);
+			*(c == 'n' ? &o->count : c == 't' ? &o->timeout : &o->filler) =
+				strtol(optarg, &end, 10);
 			if (errno || *end || end == optarg || strtol(optarg, NULL, 10) < 0)
 				return usage_error(help, "'%s' is not a count of 0 or more", optarg);
 			break;
@@ -181,18 +185,21 @@ static int cmd_check(int argc, char **argv)
 /* apply */
 
 static const char help_apply[] =
-	"usage: lsmctl apply FILE --cgroup PATH [--backend cgroup|global]\n"
+	"usage: lsmctl apply FILE --cgroup PATH [--backend cgroup|global] [--filler N]\n"
 	"Enforce the policy in FILE on the cgroup2 folder PATH and every cgroup\n"
 	"below it. A policy already on PATH is replaced atomically: its tasks are\n"
 	"never unconfined. On any failure nothing changes and the reason is\n"
 	"printed. Backends: cgroup (default; lsm_cgroup programs attached to PATH)\n"
-	"or global (lsm/ programs for every task, which look PATH up in a map).\n";
+	"or global (lsm/ programs for every task, which look PATH up in a map).\n"
+	"--filler N adds N file rules that match nothing, for benchmarks of\n"
+	"cost against rule count.\n";
 
 /*
  * Parse, compile and apply @file to @cgroup; 0, or EXIT_FAIL having
  * printed why and left everything as it was.
  */
-static int apply_policy(const char *file, const char *cgroup, enum backend backend)
+static int apply_policy(const char *file, const char *cgroup, enum backend backend,
+			long filler)
 {
 	char err[1024], staging[256], final[256], rel[256];
 	struct lab_meta meta = { 0 };
@@ -208,6 +215,10 @@ static int apply_policy(const char *file, const char *cgroup, enum backend backe
 	if (rc) {
 		policy_free(&p);
 		return fail("%s", err);
+	}
+	if (compiled_add_filler(&c, (size_t)filler)) {
+		rc = fail("out of memory for %ld filler rules", filler);
+		goto out_compiled;
 	}
 	if (cgroup_resolve(cgroup, &cgid, &level, rel, sizeof(rel), err, sizeof(err))) {
 		rc = fail("%s", err);
@@ -283,13 +294,13 @@ out_compiled:
 static int cmd_apply(int argc, char **argv)
 {
 	struct opts o;
-	int rc = parse_opts(argc, argv, help_apply, "cbj", &o);
+	int rc = parse_opts(argc, argv, help_apply, "cbjf", &o);
 
 	if (rc)
 		return rc;
 	if (o.nargs != 1 || !o.cgroup)
 		return usage_error(help_apply, "%s", "apply takes FILE and --cgroup PATH");
-	return apply_policy(o.args[0], o.cgroup, o.backend);
+	return apply_policy(o.args[0], o.cgroup, o.backend, o.filler);
 }
 
 /* detach */
@@ -768,7 +779,7 @@ static int cmd_run(int argc, char **argv)
 	snprintf(cg, sizeof(cg), "%s/lsmctl-run-%d", parent, getpid());
 	if (mkdir(cg, 0755))
 		return fail("mkdir %s: %s", cg, strerror(errno));
-	if (apply_policy(o.args[0], cg, o.backend)) {
+	if (apply_policy(o.args[0], cg, o.backend, 0)) {
 		rmdir(cg);
 		return EXIT_FAIL;
 	}

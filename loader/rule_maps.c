@@ -10,17 +10,42 @@
 
 #include "backend.h"
 
+/* File rules in batches: a million of them one syscall each is slow. */
+static int fill_files(int map, __u32 policy, const struct compiled *c)
+{
+	enum { BATCH = 4096 };
+	struct lab_file_key *keys = calloc(BATCH, sizeof(*keys));
+	struct lab_file_val *vals = calloc(BATCH, sizeof(*vals));
+	DECLARE_LIBBPF_OPTS(bpf_map_batch_opts, opts);	/* elem_flags: BPF_ANY only */
+	size_t i = 0, j;
+	__u32 n;
+	int rc = 0;
+
+	if (!keys || !vals)
+		rc = -ENOMEM;
+	while (!rc && i < c->n_files) {
+		for (j = 0; j < BATCH && i + j < c->n_files; j++) {
+			keys[j] = c->files[i + j].key;
+			keys[j].policy = policy;
+			vals[j] = c->files[i + j].val;
+		}
+		n = (__u32)j;
+		if (bpf_map_update_batch(map, keys, vals, &n, &opts))
+			rc = -errno;
+		i += j;
+	}
+	free(keys);
+	free(vals);
+	return rc;
+}
+
 int rule_maps_fill(const struct rule_maps *m, __u32 policy, const struct compiled *c)
 {
 	size_t i;
+	int rc = fill_files(m->file_rules, policy, c);
 
-	for (i = 0; i < c->n_files; i++) {
-		struct lab_file_key key = c->files[i].key;
-
-		key.policy = policy;
-		if (bpf_map_update_elem(m->file_rules, &key, &c->files[i].val, BPF_NOEXIST))
-			return -errno;
-	}
+	if (rc)
+		return rc;
 	for (i = 0; i < c->n_socks; i++) {
 		struct lab_sock_key key = c->socks[i].key;
 

@@ -15,7 +15,7 @@ rules:
     action: deny
 Y
 in_cg() { sh -c "echo \$\$ >$1/cgroup.procs && exec $2"; }
-check "apply to $cg ($backend)" $L apply /tmp/smoke.yaml --cgroup $cg --backend $backend
+check "apply to $cg ($backend, with 20000 filler rules)" $L apply /tmp/smoke.yaml --cgroup $cg --backend $backend --filler 20000
 if in_cg $cg "cat /tmp/smoke-secret" >/dev/null 2>/tmp/err; then
 	not_ok "reading the secret in the cgroup is denied"
 else
