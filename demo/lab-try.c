@@ -6,6 +6,7 @@
  *   lab-try read FILE          open(O_RDONLY) and read
  *   lab-try connect ADDR PORT  TCP connect (IPv4 or IPv6 address)
  *   lab-try ptrace PID         PTRACE_ATTACH, then detach
+ *   lab-try clone-into DIR     clone3(CLONE_INTO_CGROUP) into the cgroup DIR
  *
  * Prints "lab-try: WHAT: ok" or the error; exits 0 or with the errno.
  */
@@ -13,11 +14,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <linux/sched.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -63,6 +67,25 @@ static int try_ptrace(const char *pid_s)
 	return 0;
 }
 
+static int try_clone_into(const char *dir)
+{
+	struct clone_args args = { .exit_signal = SIGCHLD };
+	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+	long pid;
+
+	if (fd < 0)
+		return errno;
+	args.flags = CLONE_INTO_CGROUP;
+	args.cgroup = (unsigned int)fd;
+	pid = syscall(SYS_clone3, &args, sizeof(args));
+	if (pid < 0)
+		return errno;
+	if (pid == 0)
+		_exit(0);
+	waitpid((pid_t)pid, NULL, 0);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int err;
@@ -73,8 +96,10 @@ int main(int argc, char **argv)
 		err = try_connect(argv[2], argv[3]);
 	else if (argc == 3 && !strcmp(argv[1], "ptrace"))
 		err = try_ptrace(argv[2]);
+	else if (argc == 3 && !strcmp(argv[1], "clone-into"))
+		err = try_clone_into(argv[2]);
 	else {
-		fprintf(stderr, "usage: lab-try read FILE | connect ADDR PORT | ptrace PID\n");
+		fprintf(stderr, "usage: lab-try read FILE | connect ADDR PORT | ptrace PID | clone-into DIR\n");
 		return 2;
 	}
 	printf("lab-try: %s %s%s%s: %s\n", argv[1], argv[2], argc == 4 ? " " : "",

@@ -42,6 +42,8 @@ static const char *const hook_names[LAB_NR_HOOKS] = {
 	[LAB_HOOK_KERNEL_READ_FILE] = "kernel_read_file",
 	[LAB_HOOK_TASK_KILL] = "task_kill",
 	[LAB_HOOK_CAPABLE] = "capable",
+	[LAB_HOOK_BPF] = "bpf",
+	[LAB_HOOK_TASK_ALLOC] = "task_alloc",
 };
 
 static const char *const class_names[LAB_NR_CLASSES] = {
@@ -58,6 +60,7 @@ static const char *const class_names[LAB_NR_CLASSES] = {
 	[LAB_MOUNT] = "mount",
 	[LAB_MODULE_LOAD] = "module_load",
 	[LAB_SIGNAL] = "signal",
+	[LAB_SELF] = "self_protection",
 };
 
 /* The hooks each class of access is checked at. */
@@ -78,6 +81,11 @@ static const __u64 class_hooks[LAB_NR_CLASSES] = {
 	[LAB_MOUNT] = BIT(LAB_HOOK_SB_MOUNT) | BIT(LAB_HOOK_MOVE_MOUNT),
 	[LAB_MODULE_LOAD] = BIT(LAB_HOOK_KERNEL_LOAD_DATA) | BIT(LAB_HOOK_KERNEL_READ_FILE),
 	[LAB_SIGNAL] = BIT(LAB_HOOK_TASK_KILL),
+	/* see POLICY.md, "Self-protection" */
+	[LAB_SELF] = BIT(LAB_HOOK_FILE_OPEN) | BIT(LAB_HOOK_BPF) | BIT(LAB_HOOK_TASK_ALLOC) |
+		     BIT(LAB_HOOK_INODE_UNLINK) | BIT(LAB_HOOK_INODE_RENAME) |
+		     BIT(LAB_HOOK_PTRACE_ACCESS) | BIT(LAB_HOOK_TASK_KILL) |
+		     BIT(LAB_HOOK_KERNEL_LOAD_DATA) | BIT(LAB_HOOK_KERNEL_READ_FILE),
 };
 
 const char *hook_name(unsigned int hook)
@@ -331,6 +339,10 @@ int policy_compile(const char *file, const struct policy *p, struct compiled *c,
 	}
 	if (p->audit)
 		c->conf.flags |= LAB_AUDIT;
+	if (!p->no_self_protection) {
+		c->conf.flags |= LAB_SELF_PROTECT;
+		c->classes |= 1u << LAB_SELF;
+	}
 
 	for (i = 0; i < p->n_rules; i++) {
 		const struct policy_rule *r = &p->rules[i];

@@ -496,7 +496,8 @@ static void event_rule(const struct lab_event *e, char *name, size_t nlen, char 
 	struct stored s;
 
 	snprintf(name, nlen, "?");
-	snprintf(text, tlen, e->rule == LAB_RULE_DEFAULT ? "default: deny" : "?");
+	snprintf(text, tlen, e->rule == LAB_RULE_DEFAULT ? "default: deny" :
+		 e->rule == LAB_RULE_SELF ? "self-protection" : "?");
 	policy_dir(e->policy_cgroup_id, dir, sizeof(dir));
 	if (stored_read(dir, &s))
 		return;
@@ -525,6 +526,8 @@ static int on_event(void *data, void *raw, size_t size)
 	snprintf(comm, sizeof(comm), "%.16s", e->comm);
 	if (e->rule == LAB_RULE_DEFAULT)
 		snprintf(rule, sizeof(rule), "default");
+	else if (e->rule == LAB_RULE_SELF)
+		snprintf(rule, sizeof(rule), "self");
 	else
 		snprintf(rule, sizeof(rule), "%u", e->rule);
 	if (json) {

@@ -74,6 +74,9 @@ void format_object(const struct lab_event *e, char *buf, size_t len)
 	case LAB_SIGNAL:
 		snprintf(buf, len, "pid=%u,sig=%u", e->target_pid, e->number);
 		break;
+	case LAB_SELF:
+		snprintf(buf, len, "%s", e->name[0] ? e->name : e->hook == LAB_HOOK_BPF ? "bpf" : "clone");
+		break;
 	case LAB_MODULE_LOAD:
 		snprintf(buf, len, "%s", e->number == 2 ? "module" : "kexec");
 		break;

@@ -460,10 +460,12 @@ static int parse_rules(struct ctx *c, const yaml_node_t *n, struct policy *p)
 
 static int parse_top(struct ctx *c, struct policy *p)
 {
-	static const char *const top_keys[] = { "name", "mode", "default", "rules" };
+	static const char *const top_keys[] = { "name", "mode", "default", "rules",
+						"self_protection" };
+	static const char *const switches[] = { "on", "true", "yes", "off", "false", "no" };
 	static const char *const modes[] = { "enforce", "audit" };
 	static const char *const defaults[] = { "allow", "deny" };
-	const yaml_node_t *seen[4] = { NULL }, *root, *key, *value;
+	const yaml_node_t *seen[5] = { NULL }, *root, *key, *value;
 	yaml_node_pair_t *pair;
 	const char *s;
 	int i, v = 0;
@@ -478,9 +480,10 @@ static int parse_top(struct ctx *c, struct policy *p)
 		s = scalar(c, key, "a key");
 		if (!s)
 			return -1;
-		i = lookup(s, top_keys, 4);
+		i = lookup(s, top_keys, 5);
 		if (i < 0)
-			return fail(c, key, "unknown key '%s' (name, mode, default, rules)", s);
+			return fail(c, key,
+				    "unknown key '%s' (name, mode, default, rules, self_protection)", s);
 		if (seen[i])
 			return fail(c, key, "'%s' given twice", s);
 		seen[i] = key;
@@ -511,6 +514,11 @@ static int parse_top(struct ctx *c, struct policy *p)
 		case 3:
 			if (parse_rules(c, value, p))
 				return -1;
+			break;
+		case 4:
+			if (parse_choice(c, value, "self_protection", switches, NULL, 6, &v))
+				return -1;
+			p->no_self_protection = v >= 3;
 			break;
 		}
 	}

@@ -63,6 +63,7 @@ struct policy {
 	char name[POLICY_NAME_MAX];
 	bool audit;			/* mode: audit reports, denies nothing */
 	bool default_deny;		/* default: deny (allow-list policies) */
+	bool no_self_protection;	/* self_protection: off */
 	size_t n_rules;
 	struct policy_rule *rules;
 };

@@ -28,6 +28,13 @@
 #define FMODE_WRITE	0x2
 #define FMODE_EXEC	0x20
 #define PTRACE_MODE_ATTACH 0x02
+#define S_IFMT		00170000
+#define S_IFCHR		0020000
+#define BPF_FS_MAGIC	0xcafe4a11
+#define CGROUP2_SUPER_MAGIC 0x63677270
+#define PROC_SUPER_MAGIC 0x9fa0
+#define CLONE_INTO_CGROUP 0x200000000ULL
+#define MEM_MAJOR	1		/* /dev/mem 1:1, /dev/kmem 1:2, /dev/port 1:4 */
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -94,6 +101,8 @@ struct lab_req {
 	__u16 port;
 	__u8 addr[16];
 	__u32 number;			/* capability, signal */
+	__u8 self;			/* LAB_SELF_*: what self-protection checks */
+	struct cgroup *cgroup;		/* LAB_SELF_CGROUP: the cgroup written to */
 };
 
 static __always_inline void count_hit(__u32 policy, __u32 rule)
@@ -301,16 +310,39 @@ static __always_inline __u16 match_net(__u32 policy, const struct lab_conf *conf
 	return c.deny_rule ? c.deny_rule : c.allow_rule;
 }
 
-/* Is @task in the policy's cgroup or below it? */
-static __always_inline int task_inside(const struct lab_conf *conf, struct task_struct *task)
+/* Is @cg the policy's cgroup or below it? */
+static __always_inline int cgroup_inside(const struct lab_conf *conf, struct cgroup *cg)
 {
-	struct cgroup *cg = BPF_CORE_READ(task, cgroups, dfl_cgrp), *anc = NULL;
 	__u32 level = conf->cgroup_level & (LAB_MAX_CGROUP_DEPTH - 1);
+	struct cgroup *anc = NULL;
 
 	if (!cg || BPF_CORE_READ(cg, level) < (int)level)
 		return 0;
 	bpf_probe_read_kernel(&anc, sizeof(anc), &cg->ancestors[level]);
 	return anc && BPF_CORE_READ(anc, kn, id) == conf->cgroup_id;
+}
+
+static __always_inline int task_inside(const struct lab_conf *conf, struct task_struct *task)
+{
+	return cgroup_inside(conf, BPF_CORE_READ(task, cgroups, dfl_cgrp));
+}
+
+/* Would self-protection deny this request, for this policy? */
+static __always_inline int self_denies(const struct lab_conf *conf, const struct lab_req *req)
+{
+	switch (req->self) {
+	case LAB_SELF_DENY:
+		return 1;
+	case LAB_SELF_CGROUP:
+		return !cgroup_inside(conf, req->cgroup);
+	case LAB_SELF_TASK:
+		return !task_inside(conf, req->target);
+	case LAB_SELF_SIGNAL:
+		if (conf->fixed_rule[LAB_SIGNAL] && !conf->fixed_deny[LAB_SIGNAL])
+			return 0;	/* signal: allow */
+		return !task_inside(conf, req->target);
+	}
+	return 0;
 }
 
 /*
@@ -334,7 +366,7 @@ static __always_inline int decide(__u32 policy, const struct lab_conf *conf,
 	} else if (class == LAB_CAPABILITY) {
 		rule = conf->cap_rule[req->number & 63];
 		deny = (conf->cap_deny >> (req->number & 63)) & 1;
-	} else if (class < LAB_NR_CLASSES) {
+	} else if (class < LAB_SELF) {
 		if (class == LAB_SIGNAL && task_inside(conf, req->target))
 			return 0;
 		/* the mask is for the verifier: it forgets the bound above */
@@ -342,7 +374,12 @@ static __always_inline int decide(__u32 policy, const struct lab_conf *conf,
 		deny = conf->fixed_deny[class & 0xf];
 	}
 
-	if (rule != LAB_RULE_NONE) {
+	if (rule != LAB_RULE_NONE && deny) {
+		rule -= 1;	/* a rule denies: it is the one reported */
+	} else if (req->self && (conf->flags & LAB_SELF_PROTECT) && self_denies(conf, req)) {
+		rule = LAB_RULE_SELF;
+		deny = 1;
+	} else if (rule != LAB_RULE_NONE) {
 		rule -= 1;
 	} else if (class < 32 && (conf->default_deny >> class) & 1) {
 		rule = LAB_RULE_DEFAULT;
@@ -428,15 +465,91 @@ static __always_inline int check_dentry(__u16 hook, __u8 class, struct dentry *d
 	return check(&req);
 }
 
+/* Unlinking or renaming over a pin in a BPF filesystem unpins it. */
+static __always_inline int check_unpin(__u16 hook, __u8 class, struct dentry *dentry)
+{
+	struct lab_req req = { .hook = hook, .class = class, .dentry = dentry };
+
+	if (BPF_CORE_READ(dentry, d_sb, s_magic) == BPF_FS_MAGIC)
+		req.self = LAB_SELF_DENY;
+	return check(&req);
+}
+
 /* files */
+
+/*
+ * Self-protection at open: a cgroup's files outside the subtree (moving
+ * a task out through cgroup.procs), kernel memory, sysrq and sysctls.
+ */
+static __always_inline int name_is(struct dentry *d, const char *want, int len)
+{
+	char name[32] = {};
+	int i;
+
+	if (len > (int)sizeof(name) - 1)
+		return 0;
+	bpf_probe_read_kernel_str(name, sizeof(name), BPF_CORE_READ(d, d_name.name));
+	for (i = 0; i <= len && i < (int)sizeof(name); i++)	/* the NUL too */
+		if (name[i] != want[i])
+			return 0;
+	return 1;
+}
+
+static __always_inline __u8 self_at_open(struct file *file, struct lab_req *req)
+{
+	struct dentry *d = BPF_CORE_READ(file, f_path.dentry), *parent, *grand;
+	struct inode *inode = BPF_CORE_READ(d, d_inode);
+	unsigned int mode = BPF_CORE_READ(file, f_mode);
+	unsigned long magic = BPF_CORE_READ(d, d_sb, s_magic);
+	struct kernfs_node *kn;
+	dev_t rdev;
+
+	if (!inode)
+		return 0;
+	if ((BPF_CORE_READ(inode, i_mode) & S_IFMT) == S_IFCHR) {
+		rdev = BPF_CORE_READ(inode, i_rdev);
+		if ((rdev >> 20) == MEM_MAJOR && ((rdev & 0xfffff) == 1 ||
+						  (rdev & 0xfffff) == 2 || (rdev & 0xfffff) == 4))
+			return LAB_SELF_DENY;
+		return 0;
+	}
+	parent = BPF_CORE_READ(d, d_parent);
+	if (magic == CGROUP2_SUPER_MAGIC && (mode & FMODE_WRITE)) {
+		/* the folder's kernfs node, whose priv is its cgroup */
+		kn = BPF_CORE_READ(parent, d_inode, i_private);
+		req->cgroup = BPF_CORE_READ(kn, priv);
+		return LAB_SELF_CGROUP;
+	}
+	if (magic != PROC_SUPER_MAGIC)
+		return 0;
+	grand = BPF_CORE_READ(parent, d_parent);
+	if (parent == grand)	/* in /proc itself */
+		return (name_is(d, "kcore", 5) ||
+			((mode & FMODE_WRITE) && name_is(d, "sysrq-trigger", 13))) ?
+			LAB_SELF_DENY : 0;
+	/* /proc/sys/NAME/...: sysctls are not a confined task's to set */
+	if (!(mode & FMODE_WRITE) || name_is(d, "bpf_stats_enabled", 17))
+		return 0;
+	for (int i = 0; i < 8; i++) {
+		if (BPF_CORE_READ(grand, d_parent) == grand)
+			return name_is(parent, "sys", 3) ? LAB_SELF_DENY : 0;
+		parent = grand;
+		grand = BPF_CORE_READ(grand, d_parent);
+	}
+	return 0;
+}
 
 LAB_SEC(file_open)
 int BPF_PROG(lab_file_open, struct file *file)
 {
 	struct dentry *dentry = BPF_CORE_READ(file, f_path.dentry);
 	unsigned int mode = BPF_CORE_READ(file, f_mode);
+	struct lab_req self = { .hook = LAB_HOOK_FILE_OPEN, .class = LAB_SELF, .dentry = dentry };
 	int deny = 0;
 
+	self.self = self_at_open(file, &self);
+	if (self.self && check(&self))
+		return LAB_RET(1);
 	/* execve's own open is an exec, checked at bprm_check_security */
 	if (mode & FMODE_EXEC)
 		return LAB_RET(0);
@@ -491,14 +604,14 @@ LAB_SEC(inode_rename)
 int BPF_PROG(lab_inode_rename, struct inode *old_dir, struct dentry *old_dentry,
 	     struct inode *new_dir, struct dentry *new_dentry)
 {
-	return LAB_RET(check_dentry(LAB_HOOK_INODE_RENAME, LAB_UNLINK, old_dentry) ||
+	return LAB_RET(check_unpin(LAB_HOOK_INODE_RENAME, LAB_UNLINK, old_dentry) ||
 		       check_dentry(LAB_HOOK_INODE_RENAME, LAB_CREATE, new_dentry));
 }
 
 LAB_SEC(inode_unlink)
 int BPF_PROG(lab_inode_unlink, struct inode *dir, struct dentry *dentry)
 {
-	return LAB_RET(check_dentry(LAB_HOOK_INODE_UNLINK, LAB_UNLINK, dentry));
+	return LAB_RET(check_unpin(LAB_HOOK_INODE_UNLINK, LAB_UNLINK, dentry));
 }
 
 LAB_SEC(inode_rmdir)
@@ -598,9 +711,11 @@ int BPF_PROG(lab_socket_sendmsg, struct socket *sock, struct msghdr *msg, int si
 /* ptrace, mount, module_load, signal, capability */
 
 static __always_inline int check_fixed(__u16 hook, __u8 class, struct task_struct *target,
-				       __u32 number)
+				       __u32 number, __u8 self)
 {
-	struct lab_req req = { .hook = hook, .class = class, .target = target, .number = number };
+	struct lab_req req = {
+		.hook = hook, .class = class, .target = target, .number = number, .self = self,
+	};
 
 	return check(&req);
 }
@@ -611,25 +726,25 @@ int BPF_PROG(lab_ptrace_access, struct task_struct *child, unsigned int mode)
 	/* reading /proc/PID files is not tracing; attaching (and /proc/PID/mem) is */
 	if (!(mode & PTRACE_MODE_ATTACH))
 		return LAB_RET(0);
-	return LAB_RET(check_fixed(LAB_HOOK_PTRACE_ACCESS, LAB_PTRACE, child, 0));
+	return LAB_RET(check_fixed(LAB_HOOK_PTRACE_ACCESS, LAB_PTRACE, child, 0, LAB_SELF_TASK));
 }
 
 LAB_SEC(ptrace_traceme)
 int BPF_PROG(lab_ptrace_traceme, struct task_struct *parent)
 {
-	return LAB_RET(check_fixed(LAB_HOOK_PTRACE_TRACEME, LAB_PTRACE, parent, 0));
+	return LAB_RET(check_fixed(LAB_HOOK_PTRACE_TRACEME, LAB_PTRACE, parent, 0, 0));
 }
 
 LAB_SEC(sb_mount)
 int BPF_PROG(lab_sb_mount, const char *dev_name, const struct path *path)
 {
-	return LAB_RET(check_fixed(LAB_HOOK_SB_MOUNT, LAB_MOUNT, NULL, 0));
+	return LAB_RET(check_fixed(LAB_HOOK_SB_MOUNT, LAB_MOUNT, NULL, 0, 0));
 }
 
 LAB_SEC(move_mount)
 int BPF_PROG(lab_move_mount, const struct path *from_path, const struct path *to_path)
 {
-	return LAB_RET(check_fixed(LAB_HOOK_MOVE_MOUNT, LAB_MOUNT, NULL, 0));
+	return LAB_RET(check_fixed(LAB_HOOK_MOVE_MOUNT, LAB_MOUNT, NULL, 0, 0));
 }
 
 LAB_SEC(kernel_load_data)
@@ -637,7 +752,8 @@ int BPF_PROG(lab_kernel_load_data, enum kernel_load_data_id id, bool contents)
 {
 	if (id != LOADING_MODULE && id != LOADING_KEXEC_IMAGE && id != LOADING_KEXEC_INITRAMFS)
 		return LAB_RET(0);
-	return LAB_RET(check_fixed(LAB_HOOK_KERNEL_LOAD_DATA, LAB_MODULE_LOAD, NULL, id));
+	return LAB_RET(check_fixed(LAB_HOOK_KERNEL_LOAD_DATA, LAB_MODULE_LOAD, NULL, id,
+					   LAB_SELF_DENY));
 }
 
 LAB_SEC(kernel_read_file)
@@ -646,7 +762,8 @@ int BPF_PROG(lab_kernel_read_file, struct file *file, enum kernel_read_file_id i
 {
 	if (id != READING_MODULE && id != READING_KEXEC_IMAGE && id != READING_KEXEC_INITRAMFS)
 		return LAB_RET(0);
-	return LAB_RET(check_fixed(LAB_HOOK_KERNEL_READ_FILE, LAB_MODULE_LOAD, NULL, id));
+	return LAB_RET(check_fixed(LAB_HOOK_KERNEL_READ_FILE, LAB_MODULE_LOAD, NULL, id,
+					   LAB_SELF_DENY));
 }
 
 LAB_SEC(task_kill)
@@ -654,11 +771,50 @@ int BPF_PROG(lab_task_kill, struct task_struct *p, struct kernel_siginfo *info, 
 {
 	if (!sig)
 		return LAB_RET(0);	/* kill(pid, 0) only asks whether pid exists */
-	return LAB_RET(check_fixed(LAB_HOOK_TASK_KILL, LAB_SIGNAL, p, sig));
+	return LAB_RET(check_fixed(LAB_HOOK_TASK_KILL, LAB_SIGNAL, p, sig, LAB_SELF_SIGNAL));
 }
 
 LAB_SEC(capable)
 int BPF_PROG(lab_capable, const struct cred *cred, struct user_namespace *ns, int cap)
 {
-	return LAB_RET(check_fixed(LAB_HOOK_CAPABLE, LAB_CAPABILITY, NULL, cap));
+	return LAB_RET(check_fixed(LAB_HOOK_CAPABLE, LAB_CAPABILITY, NULL, cap, 0));
+}
+
+/* self-protection only */
+
+/*
+ * bpf(): a confined task may look (lsmctl list, show, stats, events),
+ * but not load, attach, detach, pin or update anything.
+ */
+LAB_SEC(bpf)
+int BPF_PROG(lab_bpf, int cmd, union bpf_attr *attr, unsigned int size)
+{
+	switch (cmd) {
+	case BPF_MAP_LOOKUP_ELEM:
+	case BPF_MAP_GET_NEXT_KEY:
+	case BPF_OBJ_GET:
+	case BPF_PROG_GET_NEXT_ID:
+	case BPF_MAP_GET_NEXT_ID:
+	case BPF_PROG_GET_FD_BY_ID:
+	case BPF_MAP_GET_FD_BY_ID:
+	case BPF_OBJ_GET_INFO_BY_FD:
+	case BPF_PROG_QUERY:
+	case BPF_BTF_GET_FD_BY_ID:
+	case BPF_TASK_FD_QUERY:
+	case BPF_BTF_GET_NEXT_ID:
+	case BPF_MAP_LOOKUP_BATCH:
+	case BPF_LINK_GET_FD_BY_ID:
+	case BPF_LINK_GET_NEXT_ID:
+		return LAB_RET(0);
+	}
+	return LAB_RET(check_fixed(LAB_HOOK_BPF, LAB_SELF, NULL, cmd, LAB_SELF_DENY));
+}
+
+/* clone3(CLONE_INTO_CGROUP) starts a task in a cgroup of the caller's choosing. */
+LAB_SEC(task_alloc)
+int BPF_PROG(lab_task_alloc, struct task_struct *task, unsigned long clone_flags)
+{
+	if (!(clone_flags & CLONE_INTO_CGROUP))
+		return LAB_RET(0);
+	return LAB_RET(check_fixed(LAB_HOOK_TASK_ALLOC, LAB_SELF, NULL, 0, LAB_SELF_DENY));
 }

@@ -25,6 +25,7 @@ enum lab_class {
 	LAB_MOUNT,
 	LAB_MODULE_LOAD,
 	LAB_SIGNAL,
+	LAB_SELF,		/* self-protection, not a rule kind */
 	LAB_NR_CLASSES,
 };
 
@@ -54,11 +55,14 @@ enum lab_hook {
 	LAB_HOOK_KERNEL_READ_FILE,
 	LAB_HOOK_TASK_KILL,
 	LAB_HOOK_CAPABLE,
+	LAB_HOOK_BPF,
+	LAB_HOOK_TASK_ALLOC,
 	LAB_NR_HOOKS,
 };
 
 /* Rule numbers in events and hit counts: the rule's index in the file. */
 #define LAB_RULE_DEFAULT	0xffff	/* no rule matched; the default decided */
+#define LAB_RULE_SELF		0xfffe	/* self-protection decided */
 #define LAB_RULE_NONE		0	/* in maps: rule index + 1, 0 for none */
 
 #define LAB_MAX_NET_RULES	256	/* bind/connect rules a policy, scanned */
@@ -67,6 +71,13 @@ enum lab_hook {
 
 /* lab_conf.flags */
 #define LAB_AUDIT		(1U << 0)	/* report, deny nothing */
+#define LAB_SELF_PROTECT	(1U << 1)	/* confined root cannot undo the policy */
+
+/* What self-protection asks of a request (lab_req.self, BPF side). */
+#define LAB_SELF_DENY		1	/* always: the policy's own pins, modules... */
+#define LAB_SELF_CGROUP		2	/* writes to a cgroup outside the subtree */
+#define LAB_SELF_TASK		3	/* ptrace of a task outside the subtree */
+#define LAB_SELF_SIGNAL		4	/* a signal outside, unless signal: allow */
 
 struct lab_conf {
 	__u64 cgroup_id;	/* the cgroup the policy is applied to */

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,13 +102,21 @@ static const char *y(const char *fmt, ...)
 	return buf;
 }
 
-/* Parse @text, which must succeed, and compile it. */
+/*
+ * Parse @text, which must succeed, and compile it. Self-protection is
+ * on by default and adds its own hooks; the tests of rule kinds turn it
+ * off to see only theirs, test_self_protection looks at it.
+ */
+static bool keep_self_protection;
+
 static int compile(const char *text)
 {
 	policy_free(&p);
 	compiled_free(&c);
 	if (policy_parse("t.yaml", text, strlen(text), &p, err, sizeof(err)))
 		fail_msg("the parse failed: %s", err);
+	if (!keep_self_protection)
+		p.no_self_protection = true;
 	return policy_compile("t.yaml", &p, &c, err, sizeof(err));
 }
 
@@ -571,6 +580,27 @@ static void test_default_deny(void **state)
 	assert_int_equal(c.conf.default_deny, 0);
 }
 
+static void test_self_protection(void **state)
+{
+	const __u64 self_hooks = BIT(LAB_HOOK_FILE_OPEN) | BIT(LAB_HOOK_BPF) |
+		BIT(LAB_HOOK_TASK_ALLOC) | BIT(LAB_HOOK_INODE_UNLINK) | BIT(LAB_HOOK_INODE_RENAME) |
+		BIT(LAB_HOOK_PTRACE_ACCESS) | BIT(LAB_HOOK_TASK_KILL) |
+		BIT(LAB_HOOK_KERNEL_LOAD_DATA) | BIT(LAB_HOOK_KERNEL_READ_FILE);
+
+	(void)state;
+	keep_self_protection = true;
+	compile_ok("name: t\nrules:\n  - mount: deny\n");
+	assert_int_equal(c.conf.flags, LAB_SELF_PROTECT);
+	assert_int_equal(c.hooks, self_hooks | BIT(LAB_HOOK_SB_MOUNT) | BIT(LAB_HOOK_MOVE_MOUNT));
+	compile_ok("name: t\nself_protection: on\nrules:\n  - ptrace: deny\n");
+	assert_int_equal(c.hooks, self_hooks | BIT(LAB_HOOK_PTRACE_TRACEME));
+	compile_ok("name: t\nself_protection: off\nrules:\n  - ptrace: deny\n");
+	assert_int_equal(c.conf.flags, 0);
+	assert_int_equal(c.hooks, BIT(LAB_HOOK_PTRACE_ACCESS) | BIT(LAB_HOOK_PTRACE_TRACEME));
+	keep_self_protection = false;
+	assert_string_equal(hook_rule_kinds(LAB_HOOK_BPF), "self_protection");
+}
+
 static void test_audit(void **state)
 {
 	(void)state;
@@ -670,7 +700,7 @@ static void test_hook_names(void **state)
 	assert_non_null(strstr(hook_rule_kinds(LAB_HOOK_INODE_LINK), "create"));
 	assert_non_null(strstr(hook_rule_kinds(LAB_HOOK_INODE_LINK), "unlink"));
 	assert_string_equal(hook_rule_kinds(LAB_HOOK_INODE_LINK), "create, unlink");
-	assert_string_equal(hook_rule_kinds(LAB_HOOK_FILE_OPEN), "read, write");
+	assert_string_equal(hook_rule_kinds(LAB_HOOK_FILE_OPEN), "read, write, self_protection");
 	assert_string_equal(hook_rule_kinds(LAB_HOOK_SOCKET_SENDMSG), "connect");
 	assert_string_equal(hook_rule_kinds(LAB_HOOK_INODE_MKDIR), "create");
 	assert_string_equal(hook_rule_kinds(LAB_HOOK_INODE_RMDIR), "unlink");
@@ -697,6 +727,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_audit, free_all),
 		cmocka_unit_test_teardown(test_rule_texts, free_all),
 		cmocka_unit_test_teardown(test_long_rule_text, free_all),
+		cmocka_unit_test_teardown(test_self_protection, free_all),
 		cmocka_unit_test(test_hook_names),
 	};
 

@@ -187,7 +187,7 @@ static void test_unknown_keys(void **state)
 {
 	(void)state;
 	expect_exact("name: x\ncolour: red\nrules: []\n",
-		     "t.yaml:2:1: unknown key 'colour' (name, mode, default, rules)");
+		     "t.yaml:2:1: unknown key 'colour' (name, mode, default, rules, self_protection)");
 	expect_exact("name: x\nrules:\n  - files: /a\n    access: read\n    ports: 80\n    action: deny\n",
 		     "t.yaml:5:5: unknown key 'ports' in a files rule");
 	expect_exact("name: x\nrules:\n  - exec: /a\n    access: read\n    action: deny\n",
