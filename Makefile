@@ -42,7 +42,7 @@ GUEST_POLICIES := $(AA_POLICIES) $(SELINUX_POLICY)
 
 vpath %.bpf.c $(sort $(dir $(BPF_SRCS)))
 
-.PHONY: all help deps kernels bpf guest initramfs loader fuzz check check-debug checkpatch \
+.PHONY: all help deps kernels bpf guest initramfs loader fuzz check check-debug check-load checkpatch \
 	bench bench-quick \
 	demo vm clean distclean FORCE
 .DELETE_ON_ERROR:
@@ -151,6 +151,10 @@ check: deps all
 ## check-debug   the debug kernel's boots (tests/boots-debug): leaks, KASAN, lockdep
 check-debug: deps all $(KBUILD)/debug/bzImage
 	@HOST_TESTS=0 BOOTS=tests/boots-debug TIMEOUT=1800 tests/run.sh debug
+
+## check-load    the load and fault tests at full counts on lsm (about 30 min)
+check-load: deps all
+	@HOST_TESTS=0 BOOTS=tests/boots-load TIMEOUT=5400 tests/run.sh lsm
 
 ## checkpatch    scripts/checkpatch.pl --strict on kernel/patches, run from the tree
 # (the patches are made with diff.suppressBlankEmpty, so that checkpatch run

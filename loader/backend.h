@@ -41,7 +41,9 @@ struct rule_maps {
 
 /* Write a compiled policy's rules into @m under @policy; 0 or -errno. */
 int rule_maps_fill(const struct rule_maps *m, __u32 policy, const struct compiled *c);
-/* Delete every entry of @policy. */
+/* Wait for BPF programs in flight to finish (an RCU grace period). */
+int wait_for_bpf_programs(void);
+/* Delete every entry of @policy, once no program can still be using it. */
 void rule_maps_forget(const struct rule_maps *m, __u32 policy);
 /* Open the maps pinned in @dir; 0 or -1. */
 int rule_maps_open(const char *dir, struct rule_maps *m);

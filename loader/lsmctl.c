@@ -144,6 +144,20 @@ static int parse_opts(int argc, char **argv, const char *help, const char *allow
 	return 0;
 }
 
+/*
+ * Before reading the pins: finish or undo what a killed lsmctl left, so
+ * that what is listed is what is enforced.
+ */
+static int settle(void)
+{
+	char err[512];
+
+	if (store_open(err, sizeof(err)))
+		return fail("%s", err);
+	store_close();
+	return 0;
+}
+
 static const char *backend_name(unsigned int b)
 {
 	return b == BACKEND_GLOBAL ? "global" : "cgroup";
@@ -397,6 +411,8 @@ static int cmd_list(int argc, char **argv)
 		return rc;
 	if (o.nargs)
 		return usage_error(help_list, "%s", "list takes no operands");
+	if (settle())
+		return EXIT_FAIL;
 	n = stored_list(&list);
 	if (n < 0)
 		return fail(PIN_ROOT ": %s", strerror(errno));
@@ -439,6 +455,8 @@ static int cmd_show(int argc, char **argv)
 		return usage_error(help_show, "%s", "show takes one cgroup PATH");
 	if (cgroup_resolve(o.args[0], &cgid, &level, rel, sizeof(rel), err, sizeof(err)))
 		return fail("%s", err);
+	if (settle())
+		return EXIT_FAIL;
 	policy_dir(cgid, dir, sizeof(dir));
 	if (stored_read(dir, &s))
 		return fail("no policy on %s", rel);
@@ -671,6 +689,8 @@ static int cmd_stats(int argc, char **argv)
 		return rc;
 	if (o.nargs)
 		return usage_error(help_stats, "%s", "stats takes no operands");
+	if (settle())
+		return EXIT_FAIL;
 	n = stored_list(&list);
 	if (n < 0)
 		return fail(PIN_ROOT ": %s", strerror(errno));

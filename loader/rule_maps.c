@@ -94,8 +94,36 @@ static void forget(int map, __u32 policy, size_t key_size)
 	free(doomed);
 }
 
+/*
+ * Wait until no BPF program still runs with what it read before now:
+ * the kernel calls synchronize_rcu() after an update of a map-in-map
+ * ("so that userspace, when we return to it, knows that all programs
+ * that could be running use the new map value"), and non-sleepable BPF
+ * LSM programs run inside an RCU read-side section.
+ */
+int wait_for_bpf_programs(void)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts);
+	__u32 key = 0;
+	int inner, outer, rc = -1;
+
+	inner = bpf_map_create(BPF_MAP_TYPE_ARRAY, "lab_rcu_inner", 4, 4, 1, NULL);
+	if (inner < 0)
+		return -1;
+	opts.inner_map_fd = inner;
+	outer = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, "lab_rcu_wait", 4, 4, 1, &opts);
+	if (outer >= 0) {
+		rc = bpf_map_update_elem(outer, &key, &inner, 0);
+		close(outer);
+	}
+	close(inner);
+	return rc;
+}
+
 void rule_maps_forget(const struct rule_maps *m, __u32 policy)
 {
+	/* a program may have read this policy's id just before it was replaced */
+	wait_for_bpf_programs();
 	bpf_map_delete_elem(m->confs, &policy);
 	forget(m->file_rules, policy, sizeof(struct lab_file_key));
 	forget(m->sock_rules, policy, sizeof(struct lab_sock_key));

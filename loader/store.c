@@ -80,7 +80,26 @@ static int stale(const char *name)
 	return pid <= 0 || pid == getpid() || (kill((pid_t)pid, 0) && errno == ESRCH);
 }
 
-/* Finish what a killed lsmctl left: its half-built or half-removed folders. */
+/* A committed policy whose cgroup was removed (its id is not reused). */
+static int cgroup_gone(const char *dir)
+{
+	char path[PATH_MAX];
+	struct stored s;
+	struct stat st;
+	int gone;
+
+	if (stored_read(dir, &s))
+		return 0;	/* not ours to judge */
+	snprintf(path, sizeof(path), CGROUP_ROOT "%s", s.meta.cgroup);
+	gone = stat(path, &st) ? errno == ENOENT : st.st_ino != s.meta.cgroup_id;
+	stored_free(&s);
+	return gone;
+}
+
+/*
+ * Finish what a killed lsmctl left (its half-built or half-removed
+ * folders), and drop the policies of cgroups that were removed.
+ */
 static void recover(void)
 {
 	char path[PATH_MAX];
@@ -90,12 +109,17 @@ static void recover(void)
 	if (!d)
 		return;
 	while ((de = readdir(d))) {
+		snprintf(path, sizeof(path), PIN_ROOT "/%s", de->d_name);
+		if (!strncmp(de->d_name, "cg-", 3)) {
+			if (cgroup_gone(path))
+				teardown(path);
+			continue;
+		}
 		if (strncmp(de->d_name, "new-", 4) && strncmp(de->d_name, "old-", 4) &&
 		    strncmp(de->d_name, "tmp-global-", 11))
 			continue;
 		if (!stale(de->d_name))
 			continue;
-		snprintf(path, sizeof(path), PIN_ROOT "/%s", de->d_name);
 		if (!strncmp(de->d_name, "tmp-global-", 11))
 			remove_dir(path);	/* an instance never committed */
 		else

@@ -1,0 +1,3 @@
+#!/bin/sh
+# lsmctl-input.sh on the global backend.
+exec /lab/tests/lsmctl-input.sh global
