@@ -22,6 +22,7 @@
 #include "engine.h"
 
 #define EPERM		1
+#define AF_UNSPEC	0
 #define AF_INET		2
 #define AF_INET6	10
 #define FMODE_READ	0x1
@@ -643,8 +644,12 @@ int BPF_PROG(lab_socket_create, int family, int type, int protocol, int kern)
  * Fill in the address of a bind, connect or sendto. An IPv4-mapped IPv6
  * address is IPv4 traffic and is matched as such. Returns 0 for the
  * families bind and connect rules do not cover.
+ *
+ * @unspec_is_inet: IPv4 bind() and UDP sendmsg() take an AF_UNSPEC
+ * address as an IPv4 one; connect() takes it as "disconnect".
  */
-static __always_inline int read_sockaddr(struct lab_req *req, struct sockaddr *address)
+static __always_inline int read_sockaddr(struct lab_req *req, struct sockaddr *address,
+					 int unspec_is_inet)
 {
 	struct sockaddr_in6 sin6;
 	struct sockaddr_in sin;
@@ -652,6 +657,8 @@ static __always_inline int read_sockaddr(struct lab_req *req, struct sockaddr *a
 
 	if (bpf_probe_read_kernel(&family, sizeof(family), &address->sa_family))
 		return 0;
+	if (family == AF_UNSPEC && unspec_is_inet)
+		family = AF_INET;
 	if (family == AF_INET) {
 		if (bpf_probe_read_kernel(&sin, sizeof(sin), address))
 			return 0;
@@ -680,8 +687,9 @@ static __always_inline int check_address(__u16 hook, __u8 class, struct socket *
 					 struct sockaddr *address)
 {
 	struct lab_req req = { .hook = hook, .class = class };
+	int inet = BPF_CORE_READ(sock, sk, __sk_common.skc_family) == AF_INET;
 
-	if (!address || !read_sockaddr(&req, address))
+	if (!address || !read_sockaddr(&req, address, inet && hook != LAB_HOOK_SOCKET_CONNECT))
 		return 0;
 	req.protocol = BPF_CORE_READ(sock, sk, sk_protocol);
 	req.type = BPF_CORE_READ(sock, type);
