@@ -38,7 +38,11 @@ AA_POLICIES := $(patsubst tests/guest/apparmor/%.profile,$(BUILD)/guest/apparmor
 KSRC := $(KBUILD)/linux
 MDP := $(BUILD)/guest/mdp
 SELINUX_POLICY := $(BUILD)/guest/selinux/policy.33
-GUEST_POLICIES := $(AA_POLICIES) $(SELINUX_POLICY)
+# The benchmark's equivalent rule set for AppArmor and SELinux
+# (bench/policies/), compiled the same way; the guest has them in
+# /lab/bench/build.
+BENCH_POLICIES := $(BUILD)/guest/bench/opbench.aa.bin $(BUILD)/guest/bench/selinux-policy.33
+GUEST_POLICIES := $(AA_POLICIES) $(SELINUX_POLICY) $(BENCH_POLICIES)
 
 vpath %.bpf.c $(sort $(dir $(BPF_SRCS)))
 
@@ -97,6 +101,25 @@ $(BUILD)/guest/apparmor/%.bin: tests/guest/apparmor/%.profile $(AA_FEATURES)
 	@mkdir -p $(@D)
 	@echo "  AA      $@"
 	@apparmor_parser --config-file /dev/null -Q -K -q -M $(AA_FEATURES) -o $@ $<
+$(BUILD)/guest/bench/opbench.aa.bin: bench/policies/opbench.apparmor $(AA_FEATURES)
+	@mkdir -p $(@D)
+	@echo "  AA      $@"
+	@apparmor_parser --config-file /dev/null -Q -K -q -M $(AA_FEATURES) -o $@ $<
+# mdp's policy, its types joined by bench/policies/selinux.te, base_t's
+# process permissions less ptrace, and selinux.contexts at the end.
+$(BUILD)/guest/bench/selinux-policy.33: $(MDP)/mdp bench/policies/selinux.te \
+		bench/policies/selinux.contexts
+	@mkdir -p $(@D) $(MDP)/bench
+	@echo "  SELINUX $@"
+	@$(MDP)/mdp -m $(MDP)/bench/mdp.conf $(MDP)/bench/file_contexts
+	@awk -v te=bench/policies/selinux.te '{ print } \
+		$$0 == "role base_r types { base_t };" { while ((getline l < te) > 0) print l; n++ } \
+		END { exit n != 1 }' $(MDP)/bench/mdp.conf | \
+		sed 's/^allow base_t base_t:process \*;$$/allow base_t base_t:process ~ptrace;/' \
+		>$(MDP)/bench/policy.conf
+	@grep -q '^allow base_t base_t:process ~ptrace;$$' $(MDP)/bench/policy.conf
+	@cat bench/policies/selinux.contexts >>$(MDP)/bench/policy.conf
+	@checkpolicy -U allow -M -c 33 -o $@ $(MDP)/bench/policy.conf >/dev/null
 $(MDP)/mdp: $(KSRC)/scripts/selinux/mdp/mdp.c
 	@mkdir -p $(@D)
 	@echo "  HOSTCC  $@"
@@ -138,11 +161,14 @@ $(BUILD)/fuzz/fuzz_policy: tests/fuzz/fuzz_policy.c loader/policy.c loader/polic
 initramfs: $(INITRAMFS)
 $(INITRAMFS): tests/vm/mkinitramfs.sh tests/guest/init \
 		$(wildcard tests/guest/lib/* tests/guest/tests/* tests/guest/tomoyo/* demo/* loader/examples/*) \
+		$(wildcard bench/guest/* bench/policies/*) \
 		$(GUEST_TESTS) $(GUEST_BINS) $(GUEST_POLICIES) $(BPF_OBJS)
 	@tests/vm/mkinitramfs.sh $@ $(BUILD)/guest/tests=lab/tests \
 		$(BUILD)/guest/bin=lab/bin $(BUILD)/bpf=lab/bpf +bpftool \
 		$(BUILD)/guest/apparmor=lab/apparmor $(BUILD)/guest/selinux=lab/selinux \
-		tests/guest/tomoyo=lab/tomoyo demo=lab/demo loader/examples=lab/examples
+		tests/guest/tomoyo=lab/tomoyo demo=lab/demo loader/examples=lab/examples \
+		bench/guest=lab/bench/guest bench/policies=lab/bench/policies \
+		$(BUILD)/guest/bench=lab/bench/build
 
 ## check         all tests: host unit tests, then guest tests on each kernel
 check: deps all
@@ -173,7 +199,8 @@ demo: deps all
 ## bench-quick   nosec/stock/lsm, default LSM set: open+close, pipe, socket (results/)
 bench-quick: deps all $(KBUILD)/nosec/bzImage
 	@bench/run.sh quick
-## bench         the full matrix (results/): every workload, LSM sets, mitigations on/off
+## bench         the full matrix (results/, about 30 min): kernels x LSM sets x mitigations,
+##               one rule set on every backend, BPF rule and cgroup counts, indirect calls
 bench: deps all $(KBUILD)/nosec/bzImage
 	@bench/run.sh full
 

@@ -61,6 +61,16 @@ int cgroup_install(const char *staging, const struct compiled *c, __u32 policy, 
 		memcpy(progs, table, sizeof(progs));
 	}
 	skel->rodata->lab_policy = policy;
+	/*
+	 * This instance holds one policy: size its maps to it. A hash map's
+	 * buckets are allocated up front even without preallocation, and
+	 * the engine's default of 2M file rules would cost 32 MiB a policy.
+	 */
+	bpf_map__set_max_entries(skel->maps.confs, 1);
+	bpf_map__set_max_entries(skel->maps.file_rules, c->n_files ? c->n_files : 1);
+	bpf_map__set_max_entries(skel->maps.sock_rules, c->n_socks ? c->n_socks : 1);
+	bpf_map__set_max_entries(skel->maps.net_rules, c->n_nets ? c->n_nets : 1);
+	bpf_map__set_max_entries(skel->maps.hits, c->n_rules + 2);	/* + default, self */
 	for (h = 0; h < LAB_NR_HOOKS; h++)
 		bpf_program__set_autoload(progs[h], !!(c->hooks & (1ull << h)));
 	events = store_events_fd();
