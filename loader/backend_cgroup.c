@@ -17,18 +17,6 @@
 #include "hook_progs.h"
 #include "policy_cgroup.skel.h"
 
-static int errf(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int errf(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* The hooks a policy needs, named, for messages about hook slots. */
 static void hook_list(__u64 hooks, char *buf, size_t len)
 {

@@ -23,18 +23,6 @@
 
 #define GLOBAL_DIR PIN_ROOT "/global"
 
-static int errf(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int errf(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 static void global_path(char *buf, size_t len, const char *what, unsigned int hook)
 {
 	snprintf(buf, len, GLOBAL_DIR "/%s%s", what, hook < LAB_NR_HOOKS ? hook_name(hook) : "");

@@ -24,9 +24,7 @@
 
 static int root_fd = -1;
 
-static int errf(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int errf(char *err, size_t errlen, const char *fmt, ...)
+int errf(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 

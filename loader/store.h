@@ -55,6 +55,9 @@ struct stored {
 	struct rule_text *rules;	/* meta.n_rules of them */
 };
 
+/* Write a message into @err (for the caller to print); returns -1. */
+int errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* Mount check, folders, the lock, and removal of what a killed lsmctl left. */
 int store_open(char *err, size_t errlen);
 void store_close(void);
