@@ -178,7 +178,7 @@ check: deps all
 check-debug: deps all $(KBUILD)/debug/bzImage
 	@HOST_TESTS=0 BOOTS=tests/boots-debug TIMEOUT=1800 tests/run.sh debug
 
-## check-load    the load and fault tests at full counts on lsm (about 30 min)
+## check-load    the load and fault tests at full counts on lsm (about 40 min)
 check-load: deps all
 	@HOST_TESTS=0 BOOTS=tests/boots-load TIMEOUT=5400 tests/run.sh lsm
 
