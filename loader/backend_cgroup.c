@@ -49,6 +49,7 @@ int cgroup_install(const char *staging, const struct compiled *c, __u32 policy, 
 		memcpy(progs, table, sizeof(progs));
 	}
 	skel->rodata->lab_policy = policy;
+	memcpy((void *)&skel->rodata->lab_conf, &c->conf, sizeof(c->conf));
 	/*
 	 * This instance holds one policy: size its maps to it. A hash map's
 	 * buckets are allocated up front even without preallocation, and

@@ -68,7 +68,8 @@ static int global_load(char *err, size_t errlen)
 	{
 		struct bpf_map *maps[] = { skel->maps.confs, skel->maps.file_rules,
 					   skel->maps.sock_rules, skel->maps.net_rules,
-					   skel->maps.hits, skel->maps.policies };
+					   skel->maps.hits, skel->maps.policies,
+					   skel->maps.levels };
 		size_t i;
 
 		for (i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
@@ -128,10 +129,53 @@ static int global_attach(__u64 hooks, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * The levels map (struct lab_levels): @add_level, a cgroup about to be
+ * added, before it is (no program may skip it); or, -1, after cgroups
+ * went, worked out again from what is left.
+ */
+static void levels_add(struct lab_levels *l, __u32 level, __u64 cgroup_id)
+{
+	l->mask |= 1u << level;
+	l->filter[level] |= 1ull << (cgroup_id % 64);
+}
+
+static int global_levels(int policies, int add_level, __u64 add_id)
+{
+	struct lab_policy_ref ref;
+	struct lab_levels l = { 0 };
+	__u64 key, next, *prev = NULL;
+	__u32 zero = 0;
+	int fd, rc = 0;
+
+	fd = bpf_obj_get(GLOBAL_DIR "/levels");
+	if (fd < 0)
+		return -1;
+	if (add_level >= 0) {
+		rc = bpf_map_lookup_elem(fd, &zero, &l);
+		levels_add(&l, (__u32)add_level, add_id);
+	} else {
+		while (!bpf_map_get_next_key(policies, prev, &next)) {
+			key = next;
+			prev = &key;
+			if (!bpf_map_lookup_elem(policies, &key, &ref) &&
+			    ref.level < LAB_MAX_CGROUP_DEPTH)
+				levels_add(&l, ref.level, key);
+		}
+	}
+	l.first = l.mask ? (__u32)__builtin_ctz(l.mask) : 0;
+	if (!rc)
+		rc = bpf_map_update_elem(fd, &zero, &l, 0);
+	close(fd);
+	return rc;
+}
+
 int global_install(const char *staging, const struct compiled *c, __u32 policy,
 		   __u64 cgroup_id, char *err, size_t errlen)
 {
-	struct lab_policy_ref ref = { .policy = policy };
+	struct lab_policy_ref ref = {
+		.policy = policy, .level = c->conf.cgroup_level, .conf = c->conf,
+	};
 	struct rule_maps maps;
 	char path[PATH_MAX];
 	int policies, e, rc = -1;
@@ -154,6 +198,10 @@ int global_install(const char *staging, const struct compiled *c, __u32 policy,
 	}
 	if (global_attach(c->hooks, err, errlen))
 		goto out;
+	if (global_levels(policies, (int)ref.level, cgroup_id)) {
+		errf(err, errlen, "the levels map: %s", strerror(errno));
+		goto out;
+	}
 	/* the switch: from here on the cgroup's tasks see this policy */
 	if (bpf_map_update_elem(policies, &cgroup_id, &ref, 0)) {
 		errf(err, errlen, "add the cgroup to the policies map: %s", strerror(errno));
@@ -187,11 +235,13 @@ void global_forget(const struct lab_meta *m)
 		 */
 		policy_dir(m->cgroup_id, dir, sizeof(dir));
 		if (!stored_read(dir, &s) && s.meta.backend == BACKEND_GLOBAL &&
-		    s.meta.policy != m->policy) {
+		    s.meta.policy != m->policy &&
+		    !bpf_map_lookup_elem(maps.confs, &s.meta.policy, &ref.conf)) {
 			ref.policy = s.meta.policy;
 			bpf_map_update_elem(policies, &m->cgroup_id, &ref, 0);
 		} else {
 			bpf_map_delete_elem(policies, &m->cgroup_id);
+			global_levels(policies, -1, 0);
 		}
 		stored_free(&s);
 	}
@@ -231,7 +281,7 @@ void global_gc(void)
 	if (!globals) {
 		/* nothing global left: unload it, maps and all */
 		const char *names[] = { "confs", "file_rules", "sock_rules", "net_rules",
-					"hits", "policies" };
+					"hits", "policies", "levels" };
 		size_t k;
 
 		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {

@@ -398,6 +398,15 @@ int policy_compile(const char *file, const struct policy *p, struct compiled *c,
 			    LAB_MAX_NET_RULES, n_nets);
 	}
 	c->conf.n_net = c->n_nets;
+	/* which file classes the engine must look rules up for, and how */
+	for (i = 0; i < c->n_files; i++) {
+		for (cls = 0; cls < LAB_FILE_CLASSES; cls++) {
+			if (c->files[i].val.exact[cls])
+				c->conf.file_exact |= 1u << cls;
+			if (c->files[i].val.tree[cls])
+				c->conf.file_tree |= 1u << cls;
+		}
+	}
 	/* default: deny closes the classes that have allow rules */
 	if (p->default_deny)
 		c->conf.default_deny = allowed;
@@ -426,6 +435,7 @@ int compiled_add_filler(struct compiled *c, size_t n)
 		e->key.ino = i + 1;
 		e->val.exact[LAB_READ] = 1;	/* rule 0's, were it ever hit */
 	}
+	c->conf.file_exact |= 1u << LAB_READ;
 	return 0;
 }
 

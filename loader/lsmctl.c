@@ -238,6 +238,11 @@ static int apply_policy(const char *file, const char *cgroup, enum backend backe
 		rc = fail("%s", err);
 		goto out_compiled;
 	}
+	if (level >= LAB_MAX_CGROUP_DEPTH) {
+		rc = fail("cgroup %s is %u levels deep: policies go on cgroups less than %d deep",
+			  cgroup, level, LAB_MAX_CGROUP_DEPTH);
+		goto out_compiled;
+	}
 	cgfd = open(cgroup, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (cgfd < 0) {
 		rc = fail("cgroup %s: %s", cgroup, strerror(errno));
@@ -248,6 +253,10 @@ static int apply_policy(const char *file, const char *cgroup, enum backend backe
 		goto out_cgfd;
 	}
 	id = store_next_policy_id();
+	if (!id) {
+		rc = fail("%d policies are applied already: detach some first", LAB_MAX_POLICIES - 1);
+		goto out_store;
+	}
 	c.conf.cgroup_id = cgid;
 	c.conf.cgroup_level = level;
 	snprintf(meta.name, sizeof(meta.name), "%s", p.name);

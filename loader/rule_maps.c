@@ -60,7 +60,7 @@ int rule_maps_fill(const struct rule_maps *m, __u32 policy, const struct compile
 			return -errno;
 	}
 	/* last: until the configuration is there, the programs skip the policy */
-	if (bpf_map_update_elem(m->confs, &policy, &c->conf, BPF_NOEXIST))
+	if (bpf_map_update_elem(m->confs, &policy, &c->conf, BPF_ANY))
 		return -errno;
 	return 0;
 }

@@ -337,14 +337,20 @@ void stored_list_free(struct stored *list, int n)
 	free(list);
 }
 
+/*
+ * The smallest id no stored policy has (the global backend's confs map
+ * is an array indexed by it), or 0 when all LAB_MAX_POLICIES are taken.
+ */
 __u32 store_next_policy_id(void)
 {
+	static unsigned char used[LAB_MAX_POLICIES];
 	char path[PATH_MAX];
 	struct dirent *de;
 	struct stored s;
-	__u32 max = 0;
+	__u32 id;
 	DIR *d = opendir(PIN_ROOT);
 
+	memset(used, 0, sizeof(used));
 	if (!d)
 		return 1;
 	while ((de = readdir(d))) {
@@ -354,10 +360,13 @@ __u32 store_next_policy_id(void)
 		snprintf(path, sizeof(path), PIN_ROOT "/%s", de->d_name);
 		if (stored_read(path, &s))
 			continue;
-		if (s.meta.policy > max)
-			max = s.meta.policy;
+		if (s.meta.policy < LAB_MAX_POLICIES)
+			used[s.meta.policy] = 1;
 		stored_free(&s);
 	}
 	closedir(d);
-	return max + 1;
+	for (id = 1; id < LAB_MAX_POLICIES; id++)
+		if (!used[id])
+			return id;
+	return 0;
 }

@@ -43,10 +43,15 @@ char LICENSE[] SEC("license") = "GPL";
  * Rule maps: hash maps allocated as they fill (BPF_F_NO_PREALLOC), so a
  * large cap costs nothing until rules are there.
  */
+/*
+ * The policies' configurations, by policy id: lsmctl's record. The
+ * programs read theirs from .rodata (lsm_cgroup) or from the policies
+ * map (global).
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, 8192);
+	__uint(max_entries, LAB_MAX_POLICIES);
 	__type(key, __u32);
 	__type(value, struct lab_conf);
 } confs SEC(".maps");
@@ -104,6 +109,7 @@ struct lab_req {
 	__u32 number;			/* capability, signal */
 	__u8 self;			/* LAB_SELF_*: what self-protection checks */
 	struct cgroup *cgroup;		/* LAB_SELF_CGROUP: the cgroup written to */
+	struct file *file;		/* LAB_SELF_OPEN: the file being opened */
 };
 
 static __always_inline void count_hit(__u32 policy, __u32 rule)
@@ -172,20 +178,26 @@ struct walk_ctx {
 	__u8 deny;
 };
 
+/*
+ * The hooks' arguments are BTF-typed: fields are loaded directly (one
+ * instruction each, a fault reads as 0) rather than through
+ * bpf_probe_read_kernel(), a helper call of some hundred instructions.
+ */
 static long walk_step(__u32 i, void *data)
 {
 	struct walk_ctx *w = data;
 	struct dentry *d = w->d, *parent;
-	struct inode *inode = BPF_CORE_READ(d, d_inode);
-	__u32 c = w->class;
+	struct inode *inode = d->d_inode;
+	__u64 c = w->class;
 
+	barrier_var(c);	/* inlined, clang drops the check the verifier needs */
 	if (c >= LAB_FILE_CLASSES)
 		return 1;
 	if (inode) {
 		struct lab_file_key key = {
 			.policy = w->policy,
 			.dev = w->dev,
-			.ino = BPF_CORE_READ(inode, i_ino),
+			.ino = inode->i_ino,
 		};
 		struct lab_file_val *v = bpf_map_lookup_elem(&file_rules, &key);
 
@@ -200,24 +212,44 @@ static long walk_step(__u32 i, void *data)
 			return 1;
 		}
 	}
-	parent = BPF_CORE_READ(d, d_parent);
+	parent = d->d_parent;
 	if (!parent || parent == d)
 		return 1;
 	w->d = parent;
 	return 0;
 }
 
-static __always_inline __u16 match_file(__u32 policy, const struct lab_req *req, __u8 *deny)
+static __always_inline __u16 match_file(__u32 policy, const struct lab_conf *conf,
+					const struct lab_req *req, __u8 *deny)
 {
 	struct dentry *dentry = req->dentry;
-	struct walk_ctx w = {
-		.d = dentry,
-		.policy = policy,
-		.dev = BPF_CORE_READ(dentry, d_sb, s_dev),
-		.class = req->class,
-	};
+	__u32 c = req->class;
+	struct walk_ctx w = { .d = dentry, .policy = policy, .class = c };
 
-	bpf_loop(LAB_MAX_DEPTH, walk_step, &w, 0);
+	/* (the verifier sees every hook's request reach here: a NULL dentry too) */
+	if (!dentry || c >= LAB_FILE_CLASSES)
+		return LAB_RULE_NONE;
+	w.dev = dentry->d_sb->s_dev;
+	if ((conf->file_tree >> c) & 1) {
+		/* a subtree rule of this class somewhere: climb */
+		bpf_loop(LAB_MAX_DEPTH, walk_step, &w, 0);
+	} else if ((conf->file_exact >> c) & 1) {
+		/* rules on inodes only: the object's own is the only one */
+		struct inode *inode = dentry->d_inode;
+		struct lab_file_key key = { .policy = policy, .dev = w.dev };
+		struct lab_file_val *v;
+		__u64 i = c;
+
+		if (!inode)
+			return LAB_RULE_NONE;
+		key.ino = inode->i_ino;
+		v = bpf_map_lookup_elem(&file_rules, &key);
+		barrier_var(i);
+		if (!v || i >= LAB_FILE_CLASSES || !v->exact[i])
+			return LAB_RULE_NONE;
+		*deny = (v->exact_deny >> i) & 1;
+		return v->exact[i];
+	}
 	*deny = w.deny;
 	return w.rule;
 }
@@ -328,14 +360,82 @@ static __always_inline int task_inside(const struct lab_conf *conf, struct task_
 	return cgroup_inside(conf, BPF_CORE_READ(task, cgroups, dfl_cgrp));
 }
 
+/*
+ * Self-protection at open: a cgroup's files outside the subtree (moving
+ * a task out through cgroup.procs), kernel memory, sysrq and sysctls.
+ */
+static __always_inline int name_is(struct dentry *d, const char *want, int len)
+{
+	char name[32] = {};
+	int i;
+
+	if (len > (int)sizeof(name) - 1)
+		return 0;
+	bpf_probe_read_kernel_str(name, sizeof(name), d->d_name.name);
+	for (i = 0; i <= len && i < (int)sizeof(name); i++)	/* the NUL too */
+		if (name[i] != want[i])
+			return 0;
+	return 1;
+}
+
+/* What self-protection asks of opening @file: LAB_SELF_DENY, _CGROUP or 0. */
+static __always_inline __u8 self_at_open(struct file *file, struct cgroup **cgroup)
+{
+	struct dentry *d = file->f_path.dentry, *parent, *grand;
+	struct inode *inode = d->d_inode;
+	unsigned int mode = file->f_mode;
+	unsigned long magic = d->d_sb->s_magic;
+	struct kernfs_node *kn;
+	dev_t rdev;
+
+	if (!inode)
+		return 0;
+	if ((inode->i_mode & S_IFMT) == S_IFCHR) {
+		rdev = inode->i_rdev;
+		if ((rdev >> 20) == MEM_MAJOR && ((rdev & 0xfffff) == 1 ||
+						  (rdev & 0xfffff) == 2 || (rdev & 0xfffff) == 4))
+			return LAB_SELF_DENY;
+		return 0;
+	}
+	parent = d->d_parent;
+	if (magic == CGROUP2_SUPER_MAGIC && (mode & FMODE_WRITE)) {
+		/* the folder's kernfs node, whose priv is its cgroup */
+		kn = parent->d_inode->i_private;
+		*cgroup = BPF_CORE_READ(kn, priv);	/* i_private is a void * */
+		return LAB_SELF_CGROUP;
+	}
+	if (magic != PROC_SUPER_MAGIC)
+		return 0;
+	grand = parent->d_parent;
+	if (parent == grand)	/* in /proc itself */
+		return (name_is(d, "kcore", 5) ||
+			((mode & FMODE_WRITE) && name_is(d, "sysrq-trigger", 13))) ?
+			LAB_SELF_DENY : 0;
+	/* /proc/sys/NAME/...: sysctls are not a confined task's to set */
+	if (!(mode & FMODE_WRITE) || name_is(d, "bpf_stats_enabled", 17))
+		return 0;
+	for (int i = 0; i < 8; i++) {
+		if (grand->d_parent == grand)
+			return name_is(parent, "sys", 3) ? LAB_SELF_DENY : 0;
+		parent = grand;
+		grand = grand->d_parent;
+	}
+	return 0;
+}
+
 /* Would self-protection deny this request, for this policy? */
 static __always_inline int self_denies(const struct lab_conf *conf, const struct lab_req *req)
 {
-	switch (req->self) {
+	struct cgroup *cgroup = req->cgroup;
+	__u8 self = req->self;
+
+	if (self == LAB_SELF_OPEN && req->file)	/* worked out once a policy wants it */
+		self = self_at_open(req->file, &cgroup);
+	switch (self) {
 	case LAB_SELF_DENY:
 		return 1;
 	case LAB_SELF_CGROUP:
-		return !cgroup_inside(conf, req->cgroup);
+		return !cgroup_inside(conf, cgroup);
 	case LAB_SELF_TASK:
 		return !task_inside(conf, req->target);
 	case LAB_SELF_SIGNAL:
@@ -359,7 +459,7 @@ static __always_inline int decide(__u32 policy, const struct lab_conf *conf,
 	__u8 deny = 0;
 
 	if (class < LAB_FILE_CLASSES) {
-		rule = match_file(policy, req, &deny);
+		rule = match_file(policy, conf, req, &deny);
 	} else if (class == LAB_SOCKET) {
 		rule = match_socket(policy, req, &deny);
 	} else if (class == LAB_BIND || class == LAB_CONNECT) {
@@ -406,25 +506,71 @@ struct {
 	__type(value, struct lab_policy_ref);
 } policies SEC(".maps");
 
+/* Where the policies map's cgroups are: struct lab_levels, in engine.h. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct lab_levels);
+} levels SEC(".maps");
+
+/* The number of bits up to the highest set one: fls() (clang's BPF target has no ctlz). */
+static __always_inline __u32 fls32(__u32 x)
+{
+	__u32 n = 0;
+
+	if (x >> 16) {
+		x >>= 16;
+		n += 16;
+	}
+	if (x >> 8) {
+		x >>= 8;
+		n += 8;
+	}
+	if (x >> 4) {
+		x >>= 4;
+		n += 4;
+	}
+	if (x >> 2) {
+		x >>= 2;
+		n += 2;
+	}
+	return n + (x >> 1 ? 2 : x);	/* x is 0..3 here */
+}
+
 struct ancestor_ctx {
 	const struct lab_req *req;
+	struct lab_levels *levels;
+	__u32 mask;
+	__u32 first;
 	int deny;
 };
 
-static long ancestor_step(__u32 level, void *data)
+/* The verdict of the policy on cgroup @id, if it has one. */
+static __always_inline int check_cgroup(__u64 id, const struct lab_req *req)
+{
+	struct lab_policy_ref *ref = bpf_map_lookup_elem(&policies, &id);
+
+	return ref && decide(ref->policy, &ref->conf, req);
+}
+
+static long ancestor_step(__u32 i, void *data)
 {
 	struct ancestor_ctx *c = data;
-	__u64 id = bpf_get_current_ancestor_cgroup_id(level);
-	struct lab_policy_ref *ref;
-	struct lab_conf *conf;
+	__u32 level = c->first + i;
+	__u64 id;
 
+	if (level >= LAB_MAX_CGROUP_DEPTH)
+		return 1;
+	if (!((c->mask >> level) & 1))
+		return 0;
+	id = bpf_get_current_ancestor_cgroup_id(level);
 	if (!id)
 		return 1;	/* past the task's own cgroup */
-	ref = bpf_map_lookup_elem(&policies, &id);
-	if (!ref)
-		return 0;
-	conf = bpf_map_lookup_elem(&confs, &ref->policy);
-	if (conf && decide(ref->policy, conf, c->req))
+	barrier_var(level);	/* and a mask clang cannot drop: the verifier wants a bound */
+	if (!((c->levels->filter[level & (LAB_MAX_CGROUP_DEPTH - 1)] >> (id & 63)) & 1))
+		return 0;	/* no policy on this ancestor */
+	if (check_cgroup(id, c->req))
 		c->deny = 1;
 	return 0;
 }
@@ -432,8 +578,35 @@ static long ancestor_step(__u32 level, void *data)
 static __always_inline int check(const struct lab_req *req)
 {
 	struct ancestor_ctx c = { .req = req };
+	__u32 zero = 0, last;
 
-	bpf_loop(LAB_MAX_CGROUP_DEPTH, ancestor_step, &c, 0);
+	c.levels = bpf_map_lookup_elem(&levels, &zero);
+	if (!c.levels)
+		return 0;
+	/* one read: lsmctl may be rewriting it (and only sets bits early, clears them late) */
+	c.mask = *(volatile __u32 *)&c.levels->mask;
+	if (!c.mask)
+		return 0;
+	/*
+	 * From the lowest level with a policy to the highest. The lowest is
+	 * lsmctl's to work out: were it worked out here, the verifier would
+	 * go through the callback once for each value it can take.
+	 */
+	c.first = c.levels->first;
+	if (!(c.mask & (c.mask - 1)) && c.first < LAB_MAX_CGROUP_DEPTH) {
+		/* policies at one level (the usual): no loop, no callback */
+		__u64 id = bpf_get_current_ancestor_cgroup_id(c.first);
+		__u32 level = c.first;
+
+		barrier_var(level);
+		if (!id || !((c.levels->filter[level & (LAB_MAX_CGROUP_DEPTH - 1)] >> (id & 63)) & 1))
+			return 0;
+		return check_cgroup(id, req);
+	}
+	last = fls32(c.mask);
+	if (c.first >= last)
+		c.first = 0;	/* read across two updates: climb them all */
+	bpf_loop(last - c.first, ancestor_step, &c, 0);
 	return c.deny;
 }
 
@@ -442,15 +615,19 @@ static __always_inline int check(const struct lab_req *req)
 
 #else /* LAB_BACKEND_CGROUP */
 
-/* Set by lsmctl before loading: the policy this instance enforces. */
+/*
+ * Set by lsmctl before loading: the policy this instance enforces, and
+ * its configuration, constants the verifier prunes the unused paths by.
+ */
 const volatile __u32 lab_policy;
+const volatile struct lab_conf lab_conf;
 
 static __always_inline int check(const struct lab_req *req)
 {
-	__u32 policy = lab_policy;
-	struct lab_conf *conf = bpf_map_lookup_elem(&confs, &policy);
+	const struct lab_conf *conf = (const struct lab_conf *)&lab_conf;
 
-	return conf && decide(policy, conf, req);
+	barrier_var(conf);	/* or clang reads the zeros it was declared with */
+	return decide(lab_policy, conf, req);
 }
 
 /* lsm_cgroup: 1 allows, 0 denies with EPERM. */
@@ -476,96 +653,38 @@ static __always_inline int check_unpin(__u16 hook, __u8 class, struct dentry *de
 	return check(&req);
 }
 
-/* files */
-
-/*
- * Self-protection at open: a cgroup's files outside the subtree (moving
- * a task out through cgroup.procs), kernel memory, sysrq and sysctls.
- */
-static __always_inline int name_is(struct dentry *d, const char *want, int len)
-{
-	char name[32] = {};
-	int i;
-
-	if (len > (int)sizeof(name) - 1)
-		return 0;
-	bpf_probe_read_kernel_str(name, sizeof(name), BPF_CORE_READ(d, d_name.name));
-	for (i = 0; i <= len && i < (int)sizeof(name); i++)	/* the NUL too */
-		if (name[i] != want[i])
-			return 0;
-	return 1;
-}
-
-static __always_inline __u8 self_at_open(struct file *file, struct lab_req *req)
-{
-	struct dentry *d = BPF_CORE_READ(file, f_path.dentry), *parent, *grand;
-	struct inode *inode = BPF_CORE_READ(d, d_inode);
-	unsigned int mode = BPF_CORE_READ(file, f_mode);
-	unsigned long magic = BPF_CORE_READ(d, d_sb, s_magic);
-	struct kernfs_node *kn;
-	dev_t rdev;
-
-	if (!inode)
-		return 0;
-	if ((BPF_CORE_READ(inode, i_mode) & S_IFMT) == S_IFCHR) {
-		rdev = BPF_CORE_READ(inode, i_rdev);
-		if ((rdev >> 20) == MEM_MAJOR && ((rdev & 0xfffff) == 1 ||
-						  (rdev & 0xfffff) == 2 || (rdev & 0xfffff) == 4))
-			return LAB_SELF_DENY;
-		return 0;
-	}
-	parent = BPF_CORE_READ(d, d_parent);
-	if (magic == CGROUP2_SUPER_MAGIC && (mode & FMODE_WRITE)) {
-		/* the folder's kernfs node, whose priv is its cgroup */
-		kn = BPF_CORE_READ(parent, d_inode, i_private);
-		req->cgroup = BPF_CORE_READ(kn, priv);
-		return LAB_SELF_CGROUP;
-	}
-	if (magic != PROC_SUPER_MAGIC)
-		return 0;
-	grand = BPF_CORE_READ(parent, d_parent);
-	if (parent == grand)	/* in /proc itself */
-		return (name_is(d, "kcore", 5) ||
-			((mode & FMODE_WRITE) && name_is(d, "sysrq-trigger", 13))) ?
-			LAB_SELF_DENY : 0;
-	/* /proc/sys/NAME/...: sysctls are not a confined task's to set */
-	if (!(mode & FMODE_WRITE) || name_is(d, "bpf_stats_enabled", 17))
-		return 0;
-	for (int i = 0; i < 8; i++) {
-		if (BPF_CORE_READ(grand, d_parent) == grand)
-			return name_is(parent, "sys", 3) ? LAB_SELF_DENY : 0;
-		parent = grand;
-		grand = BPF_CORE_READ(grand, d_parent);
-	}
-	return 0;
-}
-
 LAB_SEC(file_open)
 int BPF_PROG(lab_file_open, struct file *file)
 {
-	struct dentry *dentry = BPF_CORE_READ(file, f_path.dentry);
-	unsigned int mode = BPF_CORE_READ(file, f_mode);
-	struct lab_req self = { .hook = LAB_HOOK_FILE_OPEN, .class = LAB_SELF, .dentry = dentry };
-	int deny = 0;
+	unsigned int mode = file->f_mode;
+	struct lab_req req = {
+		.hook = LAB_HOOK_FILE_OPEN,
+		.class = LAB_READ,
+		.dentry = file->f_path.dentry,
+		.self = LAB_SELF_OPEN,
+		.file = file,
+	};
 
-	self.self = self_at_open(file, &self);
-	if (self.self && check(&self))
-		return LAB_RET(1);
 	/* execve's own open is an exec, checked at bprm_check_security */
-	if (mode & FMODE_EXEC)
+	if ((mode & FMODE_EXEC) || !(mode & (FMODE_READ | FMODE_WRITE)))
+		req.class = LAB_SELF;
+	else if (!(mode & FMODE_READ))
+		req.class = LAB_WRITE;
+	if (check(&req))
+		return LAB_RET(1);
+	if (req.class != LAB_READ || !(mode & FMODE_WRITE))
 		return LAB_RET(0);
-	if (mode & FMODE_READ)
-		deny = check_dentry(LAB_HOOK_FILE_OPEN, LAB_READ, dentry);
-	if (!deny && (mode & FMODE_WRITE))
-		deny = check_dentry(LAB_HOOK_FILE_OPEN, LAB_WRITE, dentry);
-	return LAB_RET(deny);
+	/* read and write: self-protection has had its say with the read */
+	req.class = LAB_WRITE;
+	req.self = 0;
+	return LAB_RET(check(&req));
 }
 
 LAB_SEC(bprm_check_security)
 int BPF_PROG(lab_bprm_check, struct linux_binprm *bprm)
 {
 	return LAB_RET(check_dentry(LAB_HOOK_BPRM_CHECK, LAB_EXEC,
-				    BPF_CORE_READ(bprm, file, f_path.dentry)));
+				    bprm->file->f_path.dentry));
 }
 
 LAB_SEC(inode_create)

@@ -68,6 +68,7 @@ enum lab_hook {
 #define LAB_MAX_NET_RULES	256	/* bind/connect rules a policy, scanned */
 #define LAB_MAX_DEPTH		64	/* directory levels a subtree walk climbs */
 #define LAB_MAX_CGROUP_DEPTH	32	/* cgroup levels the global backend climbs */
+#define LAB_MAX_POLICIES	4096	/* policy ids are 1 .. LAB_MAX_POLICIES - 1 */
 
 /* lab_conf.flags */
 #define LAB_AUDIT		(1U << 0)	/* report, deny nothing */
@@ -78,6 +79,7 @@ enum lab_hook {
 #define LAB_SELF_CGROUP		2	/* writes to a cgroup outside the subtree */
 #define LAB_SELF_TASK		3	/* ptrace of a task outside the subtree */
 #define LAB_SELF_SIGNAL		4	/* a signal outside, unless signal: allow */
+#define LAB_SELF_OPEN		5	/* file_open: what the file is tells */
 
 struct lab_conf {
 	__u64 cgroup_id;	/* the cgroup the policy is applied to */
@@ -85,6 +87,10 @@ struct lab_conf {
 	__u32 flags;
 	__u32 default_deny;	/* classes (bits) where no match means deny */
 	__u32 n_net;		/* bind/connect rules in net_rules */
+	/* file classes (bits) with rules on an inode, and on a subtree */
+	__u8 file_exact;
+	__u8 file_tree;
+	__u16 pad;
 	/* ptrace, mount, module_load, signal: rule index + 1, and deny */
 	__u16 fixed_rule[16];	/* indexed by class, masked to 4 bits */
 	__u8 fixed_deny[16];
@@ -145,10 +151,28 @@ struct lab_hit_key {
 	__u32 rule;
 };
 
-/* global backend: which policy a cgroup has. */
+/*
+ * global backend: the cgroup levels that have a policy, and for each a
+ * 64-bit filter of their cgroups' ids (bit id % 64): a task whose
+ * ancestor misses the filter has no policy at that level, and the
+ * programs skip the hash lookup. lsmctl sets bits before it adds a
+ * cgroup to the policies map, and clears them after it took one out.
+ */
+struct lab_levels {
+	__u32 mask;
+	__u32 first;		/* the lowest level in mask */
+	__u64 filter[LAB_MAX_CGROUP_DEPTH];
+};
+
+/*
+ * global backend: which policy a cgroup has, the cgroup's level, and a
+ * copy of the policy's configuration (one lookup finds both, and one
+ * update of the policies map switches both).
+ */
 struct lab_policy_ref {
 	__u32 policy;
-	__u32 pad;
+	__u32 level;
+	struct lab_conf conf;
 };
 
 #define LAB_VERDICT_DENY	1

@@ -201,6 +201,9 @@ static void test_file_read_deny(void **state)
 	assert_slots(e->val.tree, 0, 0, 0, 0, 0);
 	assert_int_equal(e->val.exact_deny, 1u << LAB_READ);
 	assert_int_equal(e->val.tree_deny, 0);
+	/* the engine looks rules up only for the classes these name */
+	assert_int_equal(c.conf.file_exact, 1u << LAB_READ);
+	assert_int_equal(c.conf.file_tree, 0);
 	assert_int_equal(c.hooks, BIT(LAB_HOOK_FILE_OPEN));
 	assert_int_equal(c.classes, 1u << LAB_READ);
 	assert_int_equal(c.n_socks + c.n_nets, 0);
@@ -239,6 +242,8 @@ static void test_subtree(void **state)
 	assert_slots(e->val.exact, 0, 0, 0, 0, 0);
 	assert_int_equal(e->val.tree_deny, (1u << LAB_READ) | (1u << LAB_WRITE) | (1u << LAB_UNLINK));
 	assert_int_equal(e->val.exact_deny, 0);
+	assert_int_equal(c.conf.file_exact, 0);
+	assert_int_equal(c.conf.file_tree, (1u << LAB_READ) | (1u << LAB_WRITE) | (1u << LAB_UNLINK));
 	assert_int_equal(c.hooks, BIT(LAB_HOOK_FILE_OPEN) | HOOKS_UNLINK);
 
 	/* the directory itself and its subtree share an entry */
@@ -258,6 +263,14 @@ static void test_subtree(void **state)
 	assert_slots(entry(&dir_st)->val.tree, 0, 1, 0, 0, 0);
 	assert_slots(entry(&file_st)->val.exact, 0, 2, 0, 0, 0);
 	assert_int_equal(entry(&file_st)->val.exact_deny, 0);
+	assert_int_equal(c.conf.file_exact, 1u << LAB_WRITE);
+	assert_int_equal(c.conf.file_tree, 1u << LAB_WRITE);
+
+	/* filler rules are exact read rules */
+	compile_ok(y("name: t\nrules:\n  - exec: %s\n    action: deny\n", file));
+	assert_int_equal(compiled_add_filler(&c, 3), 0);
+	assert_int_equal(c.conf.file_exact, (1u << LAB_READ) | (1u << LAB_EXEC));
+	assert_int_equal(c.conf.file_tree, 0);
 }
 
 static void test_exec(void **state)
