@@ -1332,7 +1332,13 @@ static void test_nesting(void)
 	       probe_write, f.ro);
 	expect(cg.nest, EPERM, "open(secret)", probe_read, f.secret);
 	detach(cg.inner);
+	/* (global: the levels the engine climbs are worked out again) */
+	expect(cg.inner, EPERM, "with the child's policy detached, open(secret), the parent's,",
+	       probe_read, f.secret);
+	expect(cg.inner, 0, "with the child's policy detached, open(ro, O_WRONLY)",
+	       probe_write, f.ro);
 	detach(cg.nest);
+	expect(cg.inner, 0, "with both detached, open(secret)", probe_read, f.secret);
 }
 
 /* Failed applies leave the policy enforcing; a good one replaces it. */

@@ -60,6 +60,13 @@ for p in /sys/fs/cgroup/no-such-cgroup /tmp $d/secret; do
 	refused "events for $p" "cgroup" $L events --cgroup $p --timeout 1
 done
 refused "detach of a cgroup with no policy" "no policy" $L detach --cgroup /sys/fs/cgroup
+# the engine climbs 32 cgroup levels: a deeper cgroup is refused
+deep=$cg/deep
+for i in $(seq 31); do deep=$deep/d; done
+mkdir -p $deep
+refused "apply to a cgroup 33 levels deep" "levels deep" \
+	$L apply $d/working.yaml --cgroup $deep --backend $backend
+while [ "$deep" != "$cg" ]; do rmdir $deep; deep=${deep%/*}; done
 still_fine "after the bad paths"
 
 # a cgroup that vanishes while a policy is applied to it: the apply
