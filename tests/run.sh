@@ -6,6 +6,8 @@
 #
 # Environment: BOOTS=file (default tests/boots), ONLY=name[,name] to run
 # only those boots, TIMEOUT per boot (default 600 s), ACCEL (tcg|kvm),
+# INITRD (default build/initramfs.cpio: a copy keeps a long run apart
+# from rebuilds),
 # HOST_TESTS=0 to skip host tests.
 set -uo pipefail
 
@@ -67,7 +69,7 @@ for v in "${variants[@]}"; do
 		echo "# boot $where: $append"
 		log=$results/$v-$name.log
 		t0=$(date +%s)
-		tests/vm/run-vm.sh -q -k "$kernel" -i build/initramfs.cpio -l "$log" \
+		tests/vm/run-vm.sh -q -k "$kernel" -i "${INITRD:-build/initramfs.cpio}" -l "$log" \
 			-t "${TIMEOUT:-600}" -- "$append" "lab.variant=$v" "lab.tests=$tests" \
 			>"$results/$v-$name.tap" 2>"$results/$v-$name.err"
 		rc=$?
