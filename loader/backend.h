@@ -37,6 +37,7 @@ int policy_hits(const struct stored *s, __u64 *hits, __u64 *default_hits);
 /* Shared by the backends (rule_maps.c): the rule maps of one instance. */
 struct rule_maps {
 	int confs, file_rules, sock_rules, net_rules, hits;
+	int file_bloom;		/* global only, else -1: every rule's inode */
 };
 
 /* Write a compiled policy's rules into @m under @policy; 0 or -errno. */

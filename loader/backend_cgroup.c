@@ -78,6 +78,7 @@ int cgroup_install(const char *staging, const struct compiled *c, __u32 policy, 
 	maps.sock_rules = bpf_map__fd(skel->maps.sock_rules);
 	maps.net_rules = bpf_map__fd(skel->maps.net_rules);
 	maps.hits = bpf_map__fd(skel->maps.hits);
+	maps.file_bloom = -1;
 	e = rule_maps_fill(&maps, policy, c);
 	if (e) {
 		errf(err, errlen, "fill the rule maps: %s", strerror(-e));

@@ -69,7 +69,7 @@ static int global_load(char *err, size_t errlen)
 		struct bpf_map *maps[] = { skel->maps.confs, skel->maps.file_rules,
 					   skel->maps.sock_rules, skel->maps.net_rules,
 					   skel->maps.hits, skel->maps.policies,
-					   skel->maps.levels };
+					   skel->maps.levels, skel->maps.file_bloom };
 		size_t i;
 
 		for (i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
@@ -134,13 +134,18 @@ static int global_attach(__u64 hooks, char *err, size_t errlen)
  * added, before it is (no program may skip it); or, -1, after cgroups
  * went, worked out again from what is left.
  */
-static void levels_add(struct lab_levels *l, __u32 level, __u64 cgroup_id)
+static void levels_add(struct lab_levels *l, __u32 level, __u64 cgroup_id,
+		       const struct lab_conf *conf)
 {
 	l->mask |= 1u << level;
 	l->filter[level] |= 1ull << (cgroup_id % 64);
+	l->any_tree |= conf->file_tree;
+	l->any_default_deny |= conf->default_deny;
+	if (conf->flags & LAB_SELF_PROTECT)
+		l->any_self_protect = 1;
 }
 
-static int global_levels(int policies, int add_level, __u64 add_id)
+static int global_levels(int policies, int add_level, __u64 add_id, const struct lab_conf *add)
 {
 	struct lab_policy_ref ref;
 	struct lab_levels l = { 0 };
@@ -153,14 +158,14 @@ static int global_levels(int policies, int add_level, __u64 add_id)
 		return -1;
 	if (add_level >= 0) {
 		rc = bpf_map_lookup_elem(fd, &zero, &l);
-		levels_add(&l, (__u32)add_level, add_id);
+		levels_add(&l, (__u32)add_level, add_id, add);
 	} else {
 		while (!bpf_map_get_next_key(policies, prev, &next)) {
 			key = next;
 			prev = &key;
 			if (!bpf_map_lookup_elem(policies, &key, &ref) &&
 			    ref.level < LAB_MAX_CGROUP_DEPTH)
-				levels_add(&l, ref.level, key);
+				levels_add(&l, ref.level, key, &ref.conf);
 		}
 	}
 	l.first = l.mask ? (__u32)__builtin_ctz(l.mask) : 0;
@@ -198,7 +203,7 @@ int global_install(const char *staging, const struct compiled *c, __u32 policy,
 	}
 	if (global_attach(c->hooks, err, errlen))
 		goto out;
-	if (global_levels(policies, (int)ref.level, cgroup_id)) {
+	if (global_levels(policies, (int)ref.level, cgroup_id, &c->conf)) {
 		errf(err, errlen, "the levels map: %s", strerror(errno));
 		goto out;
 	}
@@ -241,10 +246,11 @@ void global_forget(const struct lab_meta *m)
 			bpf_map_update_elem(policies, &m->cgroup_id, &ref, 0);
 		} else {
 			bpf_map_delete_elem(policies, &m->cgroup_id);
-			global_levels(policies, -1, 0);
 		}
 		stored_free(&s);
 	}
+	if (policies >= 0)	/* after a replace too: the old policy's bits go */
+		global_levels(policies, -1, 0, NULL);
 	if (policies >= 0)
 		close(policies);
 	rule_maps_forget(&maps, m->policy);
@@ -281,7 +287,7 @@ void global_gc(void)
 	if (!globals) {
 		/* nothing global left: unload it, maps and all */
 		const char *names[] = { "confs", "file_rules", "sock_rules", "net_rules",
-					"hits", "policies", "levels" };
+					"hits", "policies", "levels", "file_bloom" };
 		size_t k;
 
 		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {

@@ -46,6 +46,12 @@ int rule_maps_fill(const struct rule_maps *m, __u32 policy, const struct compile
 
 	if (rc)
 		return rc;
+	for (i = 0; m->file_bloom >= 0 && i < c->n_files; i++) {
+		struct lab_inode inode = { .dev = c->files[i].key.dev, .ino = c->files[i].key.ino };
+
+		if (bpf_map_update_elem(m->file_bloom, NULL, &inode, BPF_ANY))
+			return -errno;
+	}
 	for (i = 0; i < c->n_socks; i++) {
 		struct lab_sock_key key = c->socks[i].key;
 
@@ -146,6 +152,7 @@ int rule_maps_open(const char *dir, struct rule_maps *m)
 	m->sock_rules = open_pin(dir, "sock_rules");
 	m->net_rules = open_pin(dir, "net_rules");
 	m->hits = open_pin(dir, "hits");
+	m->file_bloom = open_pin(dir, "file_bloom");	/* the global backend's */
 	if (m->confs < 0 || m->file_rules < 0 || m->sock_rules < 0 || m->net_rules < 0 ||
 	    m->hits < 0) {
 		rule_maps_close(m);
@@ -156,7 +163,8 @@ int rule_maps_open(const char *dir, struct rule_maps *m)
 
 void rule_maps_close(struct rule_maps *m)
 {
-	int *fds[] = { &m->confs, &m->file_rules, &m->sock_rules, &m->net_rules, &m->hits };
+	int *fds[] = { &m->confs, &m->file_rules, &m->sock_rules, &m->net_rules, &m->hits,
+		       &m->file_bloom };
 	size_t i;
 
 	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {

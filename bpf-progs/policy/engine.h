@@ -162,6 +162,23 @@ struct lab_levels {
 	__u32 mask;
 	__u32 first;		/* the lowest level in mask */
 	__u64 filter[LAB_MAX_CGROUP_DEPTH];
+	/*
+	 * What some global policy has (bits may outlive their policy: they
+	 * only turn the short cut off). A file check of a class none has a
+	 * subtree rule or default: deny for, and no self-protection to ask,
+	 * is decided by the file_bloom map alone when the file is not in it.
+	 */
+	__u32 any_tree;		/* file classes with a subtree rule */
+	__u32 any_default_deny;	/* classes closed by default: deny */
+	__u32 any_self_protect;	/* a policy has self-protection on */
+	__u32 pad;
+};
+
+/* global backend: an inode some global policy has a rule on (file_bloom). */
+struct lab_inode {
+	__u32 dev;
+	__u32 pad;
+	__u64 ino;
 };
 
 /*
