@@ -23,7 +23,7 @@ int cgroup_install(const char *staging, const struct compiled *c, __u32 policy, 
 int global_install(const char *staging, const struct compiled *c, __u32 policy,
 		   __u64 cgroup_id, char *err, size_t errlen);
 /* Drop a global policy's rules, and its cgroup's entry if still its own. */
-void global_forget(const struct lab_meta *m);
+int global_forget(const struct lab_meta *m);
 /* Detach the global hooks no global policy needs; unload when none is left. */
 void global_gc(void);
 
@@ -45,7 +45,7 @@ int rule_maps_fill(const struct rule_maps *m, __u32 policy, const struct compile
 /* Wait for BPF programs in flight to finish (an RCU grace period). */
 int wait_for_bpf_programs(void);
 /* Delete every entry of @policy, once no program can still be using it. */
-void rule_maps_forget(const struct rule_maps *m, __u32 policy);
+int rule_maps_forget(const struct rule_maps *m, __u32 policy);
 /* Open the maps pinned in @dir; 0 or -1. */
 int rule_maps_open(const char *dir, struct rule_maps *m);
 void rule_maps_close(struct rule_maps *m);

@@ -190,6 +190,10 @@ int global_install(const char *staging, const struct compiled *c, __u32 policy,
 		return -1;
 	if (rule_maps_open(GLOBAL_DIR, &maps))
 		return errf(err, errlen, "open the global maps: %s", strerror(errno));
+	if (maps.file_bloom < 0) {
+		rule_maps_close(&maps);
+		return errf(err, errlen, "open " GLOBAL_DIR "/file_bloom: %s", strerror(errno));
+	}
 	snprintf(path, sizeof(path), GLOBAL_DIR "/policies");
 	policies = bpf_obj_get(path);
 	if (policies < 0) {
@@ -220,17 +224,24 @@ out:
 	return rc;
 }
 
-void global_forget(const struct lab_meta *m)
+int global_forget(const struct lab_meta *m)
 {
 	struct lab_policy_ref ref;
 	struct rule_maps maps;
 	char dir[PATH_MAX];
 	struct stored s;
-	int policies;
+	struct stat st;
+	int policies, rc;
 
+	if (stat(GLOBAL_DIR, &st))
+		return 0;	/* no global instance: nothing of it left */
 	if (rule_maps_open(GLOBAL_DIR, &maps))
-		return;
+		return -1;
 	policies = bpf_obj_get(GLOBAL_DIR "/policies");
+	if (policies < 0) {
+		rule_maps_close(&maps);
+		return -1;
+	}
 	if (policies >= 0 && !bpf_map_lookup_elem(policies, &m->cgroup_id, &ref) &&
 	    ref.policy == m->policy) {
 		/*
@@ -243,18 +254,20 @@ void global_forget(const struct lab_meta *m)
 		    s.meta.policy != m->policy &&
 		    !bpf_map_lookup_elem(maps.confs, &s.meta.policy, &ref.conf)) {
 			ref.policy = s.meta.policy;
+			/* its levels bits first: a recompute since may have dropped them */
+			global_levels(policies, (int)ref.level, m->cgroup_id, &ref.conf);
 			bpf_map_update_elem(policies, &m->cgroup_id, &ref, 0);
 		} else {
 			bpf_map_delete_elem(policies, &m->cgroup_id);
 		}
 		stored_free(&s);
 	}
-	if (policies >= 0)	/* after a replace too: the old policy's bits go */
-		global_levels(policies, -1, 0, NULL);
-	if (policies >= 0)
-		close(policies);
-	rule_maps_forget(&maps, m->policy);
+	/* after a replace too: the old policy's bits go */
+	global_levels(policies, -1, 0, NULL);
+	close(policies);
+	rc = rule_maps_forget(&maps, m->policy);
 	rule_maps_close(&maps);
+	return rc;
 }
 
 void global_gc(void)

@@ -219,6 +219,7 @@ static int apply_policy(const char *file, const char *cgroup, enum backend backe
 	struct lab_meta meta = { 0 };
 	struct compiled c;
 	struct policy p;
+	struct stat st;
 	__u64 cgid;
 	__u32 level, id;
 	int cgfd, rc;
@@ -236,6 +237,16 @@ static int apply_policy(const char *file, const char *cgroup, enum backend backe
 	}
 	if (cgroup_resolve(cgroup, &cgid, &level, rel, sizeof(rel), err, sizeof(err))) {
 		rc = fail("%s", err);
+		goto out_compiled;
+	}
+	/*
+	 * The engine finds a policy by the cgroup's level in the kernel's
+	 * hierarchy, counted here from the path: that needs the hierarchy's
+	 * root (id 1) at CGROUP_ROOT, not a cgroup namespace's view of it.
+	 */
+	if (stat(CGROUP_ROOT, &st) || st.st_ino != 1) {
+		rc = fail(CGROUP_ROOT " is not the root of the cgroup2 hierarchy (a cgroup "
+			  "namespace, or a bind mount of a cgroup): cgroup levels would be wrong");
 		goto out_compiled;
 	}
 	if (level >= LAB_MAX_CGROUP_DEPTH) {

@@ -66,13 +66,13 @@ int rule_maps_fill(const struct rule_maps *m, __u32 policy, const struct compile
 			return -errno;
 	}
 	/* last: until the configuration is there, the programs skip the policy */
-	if (bpf_map_update_elem(m->confs, &policy, &c->conf, BPF_ANY))
+	if (bpf_map_update_elem(m->confs, &policy, &c->conf, BPF_NOEXIST))
 		return -errno;
 	return 0;
 }
 
 /* Delete the keys of @map whose first __u32 is @policy. */
-static void forget(int map, __u32 policy, size_t key_size)
+static int forget(int map, __u32 policy, size_t key_size)
 {
 	unsigned char key[64], next[64];
 	void *prev = NULL;
@@ -80,7 +80,7 @@ static void forget(int map, __u32 policy, size_t key_size)
 	unsigned char *doomed = NULL, *grown;
 
 	if (map < 0 || key_size > sizeof(key))
-		return;
+		return -1;
 	while (!bpf_map_get_next_key(map, prev, next)) {
 		memcpy(key, next, key_size);
 		prev = key;
@@ -89,8 +89,10 @@ static void forget(int map, __u32 policy, size_t key_size)
 		if (n == cap) {
 			cap = cap ? 2 * cap : 256;
 			grown = realloc(doomed, cap * key_size);
-			if (!grown)
-				break;
+			if (!grown) {
+				free(doomed);
+				return -1;
+			}
 			doomed = grown;
 		}
 		memcpy(doomed + n++ * key_size, key, key_size);
@@ -98,6 +100,7 @@ static void forget(int map, __u32 policy, size_t key_size)
 	while (n--)
 		bpf_map_delete_elem(map, doomed + n * key_size);
 	free(doomed);
+	return 0;
 }
 
 /*
@@ -126,15 +129,19 @@ int wait_for_bpf_programs(void)
 	return rc;
 }
 
-void rule_maps_forget(const struct rule_maps *m, __u32 policy)
+int rule_maps_forget(const struct rule_maps *m, __u32 policy)
 {
 	/* a program may have read this policy's id just before it was replaced */
-	wait_for_bpf_programs();
+	if (wait_for_bpf_programs())
+		return -1;
+	if (forget(m->file_rules, policy, sizeof(struct lab_file_key)) ||
+	    forget(m->sock_rules, policy, sizeof(struct lab_sock_key)) ||
+	    forget(m->net_rules, policy, sizeof(struct lab_net_key)) ||
+	    forget(m->hits, policy, sizeof(struct lab_hit_key)))
+		return -1;
+	/* last: while its configuration is there, the id is not free (store.c) */
 	bpf_map_delete_elem(m->confs, &policy);
-	forget(m->file_rules, policy, sizeof(struct lab_file_key));
-	forget(m->sock_rules, policy, sizeof(struct lab_sock_key));
-	forget(m->net_rules, policy, sizeof(struct lab_net_key));
-	forget(m->hits, policy, sizeof(struct lab_hit_key));
+	return 0;
 }
 
 static int open_pin(const char *dir, const char *name)

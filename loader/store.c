@@ -58,8 +58,11 @@ void teardown(const char *dir)
 	struct stored s;
 
 	if (!stored_read(dir, &s)) {
-		if (s.meta.backend == BACKEND_GLOBAL)
-			global_forget(&s.meta);
+		if (s.meta.backend == BACKEND_GLOBAL && global_forget(&s.meta)) {
+			/* its rules are still in the global maps: the next lsmctl tries again */
+			stored_free(&s);
+			return;
+		}
 		stored_free(&s);
 	}
 	remove_dir(dir);
@@ -338,8 +341,9 @@ void stored_list_free(struct stored *list, int n)
 }
 
 /*
- * The smallest id no stored policy has (the global backend's confs map
- * is an array indexed by it), or 0 when all LAB_MAX_POLICIES are taken.
+ * The smallest id that no stored policy has and that the global maps
+ * hold nothing under (a configuration is deleted last), or 0 when all
+ * LAB_MAX_POLICIES are taken.
  */
 __u32 store_next_policy_id(void)
 {
@@ -347,7 +351,8 @@ __u32 store_next_policy_id(void)
 	char path[PATH_MAX];
 	struct dirent *de;
 	struct stored s;
-	__u32 id;
+	__u32 id, key, next, *prev = NULL;
+	int confs;
 	DIR *d = opendir(PIN_ROOT);
 
 	memset(used, 0, sizeof(used));
@@ -365,6 +370,15 @@ __u32 store_next_policy_id(void)
 		stored_free(&s);
 	}
 	closedir(d);
+	confs = bpf_obj_get(PIN_ROOT "/global/confs");
+	while (confs >= 0 && !bpf_map_get_next_key(confs, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (key < LAB_MAX_POLICIES)
+			used[key] = 1;
+	}
+	if (confs >= 0)
+		close(confs);
 	for (id = 1; id < LAB_MAX_POLICIES; id++)
 		if (!used[id])
 			return id;

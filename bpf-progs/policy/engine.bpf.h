@@ -634,8 +634,12 @@ static __always_inline int check(const struct lab_req *req)
 	 * lsmctl's to work out: were it worked out here, the verifier would
 	 * go through the callback once for each value it can take.
 	 */
+	/*
+	 * first is a second read: lsmctl may have rewritten the map between
+	 * the two. Trusted only where it agrees with the mask read above.
+	 */
 	c.first = c.levels->first;
-	if (!(c.mask & (c.mask - 1)) && c.first < LAB_MAX_CGROUP_DEPTH) {
+	if (c.first < LAB_MAX_CGROUP_DEPTH && c.mask == 1u << c.first) {
 		/* policies at one level (the usual): no loop, no callback */
 		__u64 id = bpf_get_current_ancestor_cgroup_id(c.first);
 		__u32 level = c.first;
@@ -650,7 +654,7 @@ static __always_inline int check(const struct lab_req *req)
 	if (no_say(c.levels, req))
 		return 0;
 	last = fls32(c.mask);
-	if (c.first >= last)
+	if (c.first >= last || (c.mask & ((1u << c.first) - 1)))
 		c.first = 0;	/* read across two updates: climb them all */
 	bpf_loop(last - c.first, ancestor_step, &c, 0);
 	return c.deny;
