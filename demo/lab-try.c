@@ -7,13 +7,17 @@
  *   lab-try connect ADDR PORT  TCP connect (IPv4 or IPv6 address)
  *   lab-try ptrace PID         PTRACE_ATTACH, then detach
  *   lab-try clone-into DIR     clone3(CLONE_INTO_CGROUP) into the cgroup DIR
+ *   lab-try cgroupns CMD...    unshare(CLONE_NEWCGROUP | CLONE_NEWNS), then
+ *                              run CMD (busybox's unshare has no -C)
  *
  * Prints "lab-try: WHAT: ok" or the error; exits 0 or with the errno.
  */
+#define _GNU_SOURCE	/* unshare() */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +94,17 @@ int main(int argc, char **argv)
 {
 	int err;
 
+	if (argc >= 3 && !strcmp(argv[1], "cgroupns")) {
+		if (unshare(CLONE_NEWCGROUP | CLONE_NEWNS)) {
+			err = errno;
+			printf("lab-try: cgroupns: %s\n", strerror(err));
+			return err;
+		}
+		execvp(argv[2], argv + 2);
+		err = errno;
+		printf("lab-try: cgroupns: exec %s: %s\n", argv[2], strerror(err));
+		return err;
+	}
 	if (argc == 3 && !strcmp(argv[1], "read"))
 		err = try_read(argv[2]);
 	else if (argc == 4 && !strcmp(argv[1], "connect"))
@@ -99,7 +114,8 @@ int main(int argc, char **argv)
 	else if (argc == 3 && !strcmp(argv[1], "clone-into"))
 		err = try_clone_into(argv[2]);
 	else {
-		fprintf(stderr, "usage: lab-try read FILE | connect ADDR PORT | ptrace PID | clone-into DIR\n");
+		fprintf(stderr, "usage: lab-try read FILE | connect ADDR PORT | ptrace PID | "
+			"clone-into DIR | cgroupns CMD...\n");
 		return 2;
 	}
 	printf("lab-try: %s %s%s%s: %s\n", argv[1], argv[2], argc == 4 ? " " : "",

@@ -67,6 +67,13 @@ mkdir -p $deep
 refused "apply to a cgroup 33 levels deep" "levels deep" \
 	$L apply $d/working.yaml --cgroup $deep --backend $backend
 while [ "$deep" != "$cg" ]; do rmdir $deep; deep=${deep%/*}; done
+# seen from a cgroup namespace, a path's depth is not the cgroup's level
+mkdir -p $cg-ns
+refused "apply through a cgroup namespace's cgroup2 mount" "not the root of the cgroup2" \
+	sh -c "echo \$\$ >$cg-ns/cgroup.procs && exec lab-try cgroupns sh -c \
+		'umount -l /sys/fs/cgroup && mount -t cgroup2 none /sys/fs/cgroup && $L apply $d/working.yaml \
+		--cgroup /sys/fs/cgroup --backend $backend'"
+rmdir $cg-ns
 still_fine "after the bad paths"
 
 # a cgroup that vanishes while a policy is applied to it: the apply

@@ -74,7 +74,7 @@ attempt "move an outside task in a cgroup outside" "echo $outsider >/sys/fs/cgro
 attempt "clone3(CLONE_INTO_CGROUP) into the root cgroup" "lab-try clone-into /sys/fs/cgroup"
 # held by the kernel's design too: the namespace's root is the cgroup itself
 attempt "a cgroup namespace and a fresh cgroup2 mount, then the root's cgroup.procs" \
-	"unshare -C sh -c 'mkdir -p /tmp/sp/cg && mount -t cgroup2 none /tmp/sp/cg && echo \$\$ >/tmp/sp/cg/../cgroup.procs && cat $secret'"
+	"lab-try cgroupns sh -c 'mkdir -p /tmp/sp/cg && mount -t cgroup2 none /tmp/sp/cg && echo \$\$ >/tmp/sp/cg/../cgroup.procs && cat $secret'"
 ok "moving inside the subtree still works: $(in_cg "echo \$\$ >$cg/inner/cgroup.procs && cat /proc/self/cgroup")"
 still_enforced "after the cgroup attempts"
 
