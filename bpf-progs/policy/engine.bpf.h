@@ -640,16 +640,18 @@ static __always_inline int check(const struct lab_req *req)
 	 */
 	c.first = c.levels->first;
 	if (c.first < LAB_MAX_CGROUP_DEPTH && c.mask == 1u << c.first) {
-		/* policies at one level (the usual): no loop, no callback */
+		/*
+		 * Policies at one level (the usual): is the task's ancestor
+		 * there one of theirs? Most tasks outside stop here. (The loop
+		 * below then runs once: checking the policy here too would
+		 * make the verifier go through decide() twice a hook.)
+		 */
 		__u64 id = bpf_get_current_ancestor_cgroup_id(c.first);
 		__u32 level = c.first;
 
 		barrier_var(level);
 		if (!id || !((c.levels->filter[level & (LAB_MAX_CGROUP_DEPTH - 1)] >> (id & 63)) & 1))
 			return 0;
-		if (no_say(c.levels, req))
-			return 0;
-		return check_cgroup(id, req);
 	}
 	if (no_say(c.levels, req))
 		return 0;

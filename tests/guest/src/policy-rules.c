@@ -30,7 +30,7 @@
 
 #define LSMCTL		"/lab/bin/lsmctl"
 #define BUSYBOX		"/bin/busybox"
-#define CMD_TIMEOUT	60	/* seconds before a hung lsmctl is killed */
+#define CMD_TIMEOUT	60	/* seconds before a hung lsmctl is killed (x10 on debug) */
 #define PROBE_TIMEOUT	10	/* ... and a hung probe */
 #define TARGET_TIMEOUT	4	/* a probe's own sleeping child ends by then */
 #define EVENTS_TIMEOUT	"5"	/* lsmctl events --timeout */
@@ -272,7 +272,8 @@ static pid_t spawn(const char *const argv[], const char *out, const char *err)
 	pid = fork();
 	if (pid != 0)
 		return pid;
-	alarm(CMD_TIMEOUT);
+	/* the debug kernel verifies programs under KASAN and lockdep: far slower */
+	alarm(strcmp(getenv("LAB_VARIANT") ?: "", "debug") ? CMD_TIMEOUT : 10 * CMD_TIMEOUT);
 	if (redirect(STDIN_FILENO, NULL) || redirect(STDOUT_FILENO, out) ||
 	    redirect(STDERR_FILENO, err))
 		_exit(127);
