@@ -23,6 +23,9 @@ report "warning, BUG or oops" 'WARNING:|BUG:|Oops|general protection fault'
 k=/sys/kernel/debug/kmemleak
 if [ ! -e $k ]; then
 	skip "no kmemleak report" "kmemleak is not built in"
+elif ! head -c 1 $k >/dev/null 2>&1; then
+	# lockdown (lsm-lockdown locks the kernel down) closes debugfs
+	skip "no kmemleak report" "debugfs refused: lockdown $(cat /sys/kernel/security/lockdown 2>/dev/null)"
 else
 	# objects freed after an RCU grace period need a second scan to clear
 	echo scan >$k
