@@ -174,11 +174,11 @@ $(INITRAMFS): tests/vm/mkinitramfs.sh tests/guest/init \
 check: deps all
 	@tests/run.sh $(VARIANTS)
 
-## check-debug   the debug kernel's boots (tests/boots-debug): leaks, KASAN, lockdep
+## check-debug   every lsm boot on the debug kernel (KASAN, lockdep, kmemleak; about 70 min)
 check-debug: deps all $(KBUILD)/debug/bzImage
 	@HOST_TESTS=0 BOOTS=tests/boots-debug TIMEOUT=1800 tests/run.sh debug
 
-## check-load    the load and fault tests at full counts on lsm (about 40 min)
+## check-load    the load and fault tests at full counts on lsm (about 30 min)
 check-load: deps all
 	@HOST_TESTS=0 BOOTS=tests/boots-load TIMEOUT=5400 tests/run.sh lsm
 
