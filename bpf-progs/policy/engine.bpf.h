@@ -109,7 +109,6 @@ struct lab_req {
 	__u8 addr[16];
 	__u32 number;			/* capability, signal */
 	__u8 self;			/* LAB_SELF_*: what self-protection checks */
-	struct cgroup *cgroup;		/* LAB_SELF_CGROUP: the cgroup written to */
 	struct file *file;		/* LAB_SELF_OPEN: the file being opened */
 };
 
@@ -427,7 +426,7 @@ static __always_inline __u8 self_at_open(struct file *file, struct cgroup **cgro
 /* Would self-protection deny this request, for this policy? */
 static __always_inline int self_denies(const struct lab_conf *conf, const struct lab_req *req)
 {
-	struct cgroup *cgroup = req->cgroup;
+	struct cgroup *cgroup = NULL;	/* LAB_SELF_CGROUP: the cgroup written to */
 	__u8 self = req->self;
 
 	if (self == LAB_SELF_OPEN && req->file)	/* worked out once a policy wants it */
@@ -440,9 +439,8 @@ static __always_inline int self_denies(const struct lab_conf *conf, const struct
 	case LAB_SELF_TASK:
 		return !task_inside(conf, req->target);
 	case LAB_SELF_SIGNAL:
-		if (conf->fixed_rule[LAB_SIGNAL] && !conf->fixed_deny[LAB_SIGNAL])
-			return 0;	/* signal: allow */
-		return !task_inside(conf, req->target);
+		/* decide() only asks for a target outside the subtree */
+		return !(conf->fixed_rule[LAB_SIGNAL] && !conf->fixed_deny[LAB_SIGNAL]);
 	}
 	return 0;
 }
