@@ -144,18 +144,22 @@ $(BUILD)/guest/bin/lsmctl: $(BUILD)/loader/lsmctl
 	@mkdir -p $(@D)
 	@cp $< $@
 
-## fuzz          libFuzzer on the policy parser (ASan+UBSan), RUNS=10000000
+## fuzz          libFuzzer on the policy parser and compiler (ASan+UBSan), RUNS=10000000
 RUNS ?= 10000000
 fuzz: $(BUILD)/fuzz/fuzz_policy | deps
 	@mkdir -p $(BUILD)/fuzz/corpus && cp -n tests/fuzz/corpus/* $(BUILD)/fuzz/corpus/
-	@$< -runs=$(RUNS) -print_final_stats=1 $(BUILD)/fuzz/corpus 2>&1 | \
-		grep -E '^(Done|stat::number_of_executed_units|==|SUMMARY)' ; \
+	@$< -runs=$(RUNS) -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/ \
+		$(BUILD)/fuzz/corpus 2>&1 | \
+		grep -E '^(#[0-9]+[[:space:]]+DONE|Done|stat::number_of_executed_units|==|SUMMARY|fuzz_policy:|artifact_prefix)|runtime error:' ; \
 		test $${PIPESTATUS[0]} -eq 0
-$(BUILD)/fuzz/fuzz_policy: tests/fuzz/fuzz_policy.c loader/policy.c loader/policy.h
+$(BUILD)/fuzz/fuzz_policy: tests/fuzz/fuzz_policy.c loader/policy.c loader/policy.h \
+		loader/compile.c loader/compile.h bpf-progs/policy/engine.h
 	@mkdir -p $(@D)
 	@echo "  FUZZ    $@"
-	@$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-o $@ tests/fuzz/fuzz_policy.c loader/policy.c -Wl,-Bstatic -lyaml -Wl,-Bdynamic
+	@$(CLANG) -std=gnu11 -Wall -Wextra -Werror -g -O1 \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-o $@ tests/fuzz/fuzz_policy.c loader/policy.c loader/compile.c \
+		-Wl,-Bstatic -lyaml -Wl,-Bdynamic
 
 ## initramfs     busybox + the lab's guest files, for every kernel
 initramfs: $(INITRAMFS)
