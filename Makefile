@@ -136,7 +136,7 @@ LOADER_SRCS := $(wildcard loader/*.c)
 LOADER_HDRS := $(wildcard loader/*.h) bpf-progs/policy/engine.h
 loader: $(BUILD)/loader/lsmctl
 $(BUILD)/loader/lsmctl: $(LOADER_SRCS) $(LOADER_HDRS) $(BUILD)/bpf/policy_cgroup.skel.h \
-		$(BUILD)/bpf/policy_global.skel.h
+		$(BUILD)/bpf/policy_global.skel.h $(BUILD)/bpf/guard.skel.h
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	@$(CC) $(USER_CFLAGS) -I$(BUILD)/bpf -o $@ $(LOADER_SRCS) $(GUEST_LDLIBS) -lyaml

@@ -166,7 +166,7 @@ int policy_hits(const struct stored *s, __u64 *hits, __u64 *default_hits)
 		snprintf(path, sizeof(path), PIN_ROOT "/global/hits");
 	else
 		snprintf(path, sizeof(path), "%s/hits", s->dir);
-	fd = bpf_obj_get(path);
+	fd = pin_get_rdonly(path);
 	*default_hits = 0;
 	while (fd >= 0 && !bpf_map_get_next_key(fd, prev, &next)) {
 		key = next;

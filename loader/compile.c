@@ -42,8 +42,6 @@ static const char *const hook_names[LAB_NR_HOOKS] = {
 	[LAB_HOOK_KERNEL_READ_FILE] = "kernel_read_file",
 	[LAB_HOOK_TASK_KILL] = "task_kill",
 	[LAB_HOOK_CAPABLE] = "capable",
-	[LAB_HOOK_BPF] = "bpf",
-	[LAB_HOOK_TASK_ALLOC] = "task_alloc",
 };
 
 static const char *const class_names[LAB_NR_CLASSES] = {
@@ -81,11 +79,8 @@ static const __u64 class_hooks[LAB_NR_CLASSES] = {
 	[LAB_MOUNT] = BIT(LAB_HOOK_SB_MOUNT) | BIT(LAB_HOOK_MOVE_MOUNT),
 	[LAB_MODULE_LOAD] = BIT(LAB_HOOK_KERNEL_LOAD_DATA) | BIT(LAB_HOOK_KERNEL_READ_FILE),
 	[LAB_SIGNAL] = BIT(LAB_HOOK_TASK_KILL),
-	/* see POLICY.md, "Self-protection" */
-	[LAB_SELF] = BIT(LAB_HOOK_FILE_OPEN) | BIT(LAB_HOOK_BPF) | BIT(LAB_HOOK_TASK_ALLOC) |
-		     BIT(LAB_HOOK_INODE_UNLINK) | BIT(LAB_HOOK_INODE_RENAME) |
-		     BIT(LAB_HOOK_PTRACE_ACCESS) | BIT(LAB_HOOK_TASK_KILL) |
-		     BIT(LAB_HOOK_KERNEL_LOAD_DATA) | BIT(LAB_HOOK_KERNEL_READ_FILE),
+	/* the policy's own part of self-protection; the guard has the rest (POLICY.md) */
+	[LAB_SELF] = BIT(LAB_HOOK_FILE_OPEN),
 };
 
 const char *hook_name(unsigned int hook)

@@ -26,8 +26,6 @@
 	[LAB_HOOK_KERNEL_READ_FILE] = (skel)->progs.lab_kernel_read_file, \
 	[LAB_HOOK_TASK_KILL] = (skel)->progs.lab_task_kill,		\
 	[LAB_HOOK_CAPABLE] = (skel)->progs.lab_capable,			\
-	[LAB_HOOK_BPF] = (skel)->progs.lab_bpf,				\
-	[LAB_HOOK_TASK_ALLOC] = (skel)->progs.lab_task_alloc,		\
 }
 
 #endif /* LSMCTL_HOOK_PROGS_H */

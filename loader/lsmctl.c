@@ -25,6 +25,7 @@
 
 #include "backend.h"
 #include "compile.h"
+#include "guard.h"
 #include "output.h"
 #include "policy.h"
 #include "store.h"
@@ -152,7 +153,7 @@ static int settle(void)
 {
 	char err[512];
 
-	if (store_open(err, sizeof(err)))
+	if (store_open(false, err, sizeof(err)))
 		return fail("%s", err);
 	store_close();
 	return 0;
@@ -215,7 +216,7 @@ static const char help_apply[] =
 static int apply_policy(const char *file, const char *cgroup, enum backend backend,
 			long filler)
 {
-	char err[1024], staging[256], final[256], rel[256];
+	char err[1024], ignored[256], staging[256], final[256], rel[256];
 	struct lab_meta meta = { 0 };
 	struct compiled c;
 	struct policy p;
@@ -259,7 +260,7 @@ static int apply_policy(const char *file, const char *cgroup, enum backend backe
 		rc = fail("cgroup %s: %s", cgroup, strerror(errno));
 		goto out_compiled;
 	}
-	if (store_open(err, sizeof(err))) {
+	if (store_open(true, err, sizeof(err))) {
 		rc = fail("%s", err);
 		goto out_cgfd;
 	}
@@ -279,6 +280,9 @@ static int apply_policy(const char *file, const char *cgroup, enum backend backe
 	meta.backend = backend;
 	meta.policy = id;
 	meta.flags = c.conf.flags;
+	if (c.conf.fixed_rule[LAB_SIGNAL] && !c.conf.fixed_deny[LAB_SIGNAL])
+		meta.flags |= LAB_GUARD_SIGNAL;	/* self-protection lets signals out */
+	meta.cgroup_level = level;
 	meta.default_deny = c.conf.default_deny;
 	meta.n_rules = c.n_rules;
 	meta.pid = getpid();
@@ -295,8 +299,12 @@ static int apply_policy(const char *file, const char *cgroup, enum backend backe
 		rc = global_install(staging, &c, id, cgid, err, sizeof(err));
 	else
 		rc = cgroup_install(staging, &c, id, cgfd, err, sizeof(err));
+	/* the guard takes the cgroup on before the policy is in place */
+	if (!rc)
+		rc = guard_sync(&meta, err, sizeof(err));
 	if (rc) {
 		teardown(staging);
+		guard_sync(NULL, ignored, sizeof(ignored));	/* back to the committed ones */
 		rc = fail("%s: %s; nothing was changed", file, err);
 		goto out_store;
 	}
@@ -311,6 +319,8 @@ static int apply_policy(const char *file, const char *cgroup, enum backend backe
 		rc = fail("commit %s: %s; nothing was changed", final, strerror(errno));
 		teardown(staging);
 	}
+	if (guard_sync(NULL, err, sizeof(err)) && !rc)
+		rc = fail("%s: applied, but self-protection's guard: %s", file, err);
 	if (!rc && !json)
 		printf("applied '%s' to %s (%s backend, %s, %zu rule(s), %d hook(s))\n", p.name,
 		       rel, backend_name(backend), p.audit ? "audit" : "enforce", c.n_rules,
@@ -354,7 +364,7 @@ static int detach_policy(const char *cgroup, int quiet)
 
 	if (cgroup_resolve(cgroup, &cgid, &level, rel, sizeof(rel), err, sizeof(err)))
 		return fail("%s", err);
-	if (store_open(err, sizeof(err)))
+	if (store_open(true, err, sizeof(err)))
 		return fail("%s", err);
 	policy_dir(cgid, final, sizeof(final));
 	snprintf(old, sizeof(old), PIN_ROOT "/old-%llu-%d", (unsigned long long)cgid, getpid());
@@ -364,6 +374,8 @@ static int detach_policy(const char *cgroup, int quiet)
 		rc = fail("detach %s: %s", rel, strerror(errno));
 	else
 		teardown(old);
+	if (!rc && guard_sync(NULL, err, sizeof(err)))
+		rc = fail("detached, but self-protection's guard: %s", err);
 	if (!rc && !quiet && !json)
 		printf("detached the policy on %s\n", rel);
 	store_close();
@@ -575,7 +587,7 @@ static int on_event(void *data, void *raw, size_t size)
 		json_string(stdout, cgroup_path_of(e->policy_cgroup_id));
 		printf(",\"pid\":%u,\"comm\":", e->pid);
 		json_string(stdout, comm);
-		printf(",\"hook\":\"%s\",\"class\":\"%s\",\"object\":", hook_name(e->hook),
+		printf(",\"hook\":\"%s\",\"class\":\"%s\",\"object\":", event_hook_name(e->hook),
 		       class_name(e->class));
 		json_string(stdout, object);
 		printf(",\"rule\":\"%s\",\"rule_text\":", rule);
@@ -586,7 +598,7 @@ static int on_event(void *data, void *raw, size_t size)
 	} else {
 		printf("%s verdict=%s cgroup=%s pid=%u comm=%s hook=%s object=%s rule=%s (%s) policy=%s\n",
 		       when, verdict, cgroup_path_of(e->cgroup_id), e->pid, comm,
-		       hook_name(e->hook), object, rule, text, name);
+		       event_hook_name(e->hook), object, rule, text, name);
 	}
 	fflush(stdout);
 	ctx->seen++;
@@ -613,10 +625,13 @@ static int cmd_events(int argc, char **argv)
 	    cgroup_resolve(o.cgroup, &ctx.cgroup_id, &level, rel, sizeof(rel), err, sizeof(err)))
 		return fail("%s", err);
 	ctx.count = o.count;
-	if (store_open(err, sizeof(err)))
+	if (store_open(false, err, sizeof(err)))
 		return fail("%s", err);
 	fd = store_events_fd();
 	store_close();	/* reading needs no lock */
+	if (fd < 0 && errno == EPERM)
+		return fail("the events ring buffer: %s (a task under self-protection cannot "
+			    "consume events: read them from outside its cgroup)", strerror(errno));
 	if (fd < 0)
 		return fail("the events ring buffer: %s", strerror(errno));
 	rb = ring_buffer__new(fd, on_event, &ctx, NULL);

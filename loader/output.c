@@ -6,7 +6,15 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "guard.h"
 #include "output.h"
+
+const char *event_hook_name(unsigned int hook)
+{
+	if (hook >= LAB_GUARD_HOOK_BASE)
+		return guard_hook_name(hook - LAB_GUARD_HOOK_BASE);
+	return hook_name(hook);
+}
 
 void json_string(FILE *f, const char *s)
 {
@@ -75,7 +83,12 @@ void format_object(const struct lab_event *e, char *buf, size_t len)
 		snprintf(buf, len, "pid=%u,sig=%u", e->target_pid, e->number);
 		break;
 	case LAB_SELF:
-		snprintf(buf, len, "%s", e->name[0] ? e->name : e->hook == LAB_HOOK_BPF ? "bpf" : "clone");
+		if (e->name[0])
+			snprintf(buf, len, "%s", e->name);
+		else if (e->target_pid)
+			snprintf(buf, len, "pid=%u,number=%u", e->target_pid, e->number);
+		else
+			snprintf(buf, len, "number=%u", e->number);
 		break;
 	case LAB_MODULE_LOAD:
 		snprintf(buf, len, "%s", e->number == 2 ? "module" : "kexec");

@@ -9,6 +9,8 @@
 
 /* @s as a JSON string, quotes included. */
 void json_string(FILE *f, const char *s);
+/* The name of an event's hook (lab_event.hook): the engine's or the guard's. */
+const char *event_hook_name(unsigned int hook);
 /* A CLOCK_MONOTONIC time in ns as local wall-clock time, ISO 8601. */
 void format_mono_time(unsigned long long ns, char *buf, size_t len);
 /* What a denial was about: a file name, an address, a capability... */

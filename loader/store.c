@@ -22,6 +22,8 @@
 #include "backend.h"
 #include "store.h"
 
+#define FILEID_KERNFS	0xfe	/* include/linux/exportfs.h: a kernfs node's 64-bit id */
+
 static int root_fd = -1;
 
 int errf(char *err, size_t errlen, const char *fmt, ...)
@@ -34,38 +36,105 @@ int errf(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
-/* Remove every pin in @dir, then @dir. */
-static void remove_dir(const char *dir)
+/*
+ * lsmctl's folder is never taken at its word: an entry is opened
+ * without following a link, relative to the folder lsmctl locked, and
+ * a name not of lsmctl's making is left alone.
+ */
+
+/* @dir's name in PIN_ROOT, or NULL when @dir is not a folder of it. */
+static const char *pin_name(const char *dir)
+{
+	size_t n = strlen(PIN_ROOT "/");
+
+	if (strncmp(dir, PIN_ROOT "/", n) || !dir[n] || strchr(dir + n, '/'))
+		return NULL;
+	return dir + n;
+}
+
+/* Is @name in PIN_ROOT a folder, and no link? */
+static int pin_folder(const char *name)
 {
 	char path[PATH_MAX];
-	struct dirent *de;
-	DIR *d = opendir(dir);
+	struct stat st;
 
-	if (!d)
+	snprintf(path, sizeof(path), PIN_ROOT "/%s", name);
+	return !lstat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* Remove every pin in the folder @name of PIN_ROOT, then the folder. */
+static void remove_dir(const char *name)
+{
+	struct dirent *de;
+	DIR *d;
+	int fd;
+
+	fd = openat(root_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		/* not a folder: a link or a pin in the wrong place, the name alone goes */
+		unlinkat(root_fd, name, 0);
 		return;
+	}
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return;
+	}
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.' && (!de->d_name[1] || !strcmp(de->d_name, "..")))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		unlink(path);
+		unlinkat(fd, de->d_name, 0);
 	}
 	closedir(d);
-	rmdir(dir);
+	unlinkat(root_fd, name, AT_REMOVEDIR);
+}
+
+/* Does a committed folder other than @name hold policy id @policy? */
+static int policy_committed_elsewhere(const char *name, __u32 policy)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	struct stored s;
+	int found = 0;
+	DIR *d = opendir(PIN_ROOT);
+
+	while (d && !found && (de = readdir(d))) {
+		if (strncmp(de->d_name, "cg-", 3) || !strcmp(de->d_name, name) ||
+		    !pin_folder(de->d_name))
+			continue;
+		snprintf(path, sizeof(path), PIN_ROOT "/%s", de->d_name);
+		if (!stored_read(path, &s)) {
+			found = s.meta.policy == policy;
+			stored_free(&s);
+		}
+	}
+	if (d)
+		closedir(d);
+	return found;
 }
 
 void teardown(const char *dir)
 {
+	const char *name = pin_name(dir);
 	struct stored s;
 
-	if (!stored_read(dir, &s)) {
-		if (s.meta.backend == BACKEND_GLOBAL && global_forget(&s.meta)) {
+	if (!name || root_fd < 0)
+		return;
+	if (pin_folder(name) && !stored_read(dir, &s)) {
+		/*
+		 * The global maps hold its rules under its id: forgotten
+		 * unless a committed policy has that id too (a folder made
+		 * to look like a leftover of a live policy's).
+		 */
+		if (s.meta.backend == BACKEND_GLOBAL && !policy_committed_elsewhere(name, s.meta.policy) &&
+		    global_forget(&s.meta)) {
 			/* its rules are still in the global maps: the next lsmctl tries again */
 			stored_free(&s);
 			return;
 		}
 		stored_free(&s);
 	}
-	remove_dir(dir);
+	remove_dir(name);
 	global_gc();
 }
 
@@ -81,20 +150,59 @@ static int stale(const char *name)
 	return pid <= 0 || pid == getpid() || (kill((pid_t)pid, 0) && errno == ESRCH);
 }
 
-/* A committed policy whose cgroup was removed (its id is not reused). */
-static int cgroup_gone(const char *dir)
+/*
+ * Was the cgroup with @id removed (ids are not reused)? Asked of the
+ * kernel by id, through a file handle on a cgroup2 mount, not by path:
+ * a path can be unmounted or mounted over, and a cgroup lsmctl cannot
+ * see is not a removed cgroup.
+ */
+static int cgroup_gone(__u64 id)
+{
+	struct {
+		struct file_handle fh;
+		__u64 id;
+	} h = { .fh = { .handle_bytes = sizeof(__u64), .handle_type = FILEID_KERNFS } };
+	struct statfs sfs;
+	int mnt, fd, gone = 0;
+
+	mnt = open(CGROUP_ROOT, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (mnt < 0)
+		return 0;
+	if (!fstatfs(mnt, &sfs) && sfs.f_type == CGROUP2_SUPER_MAGIC) {
+		memcpy(h.fh.f_handle, &id, sizeof(id));
+		fd = open_by_handle_at(mnt, &h.fh, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0)
+			close(fd);
+		else
+			gone = errno == ESTALE;
+	}
+	close(mnt);
+	return gone;
+}
+
+/* The cgroup id in a folder's name, PREFIX-ID[-PID]; 0 if none. */
+static __u64 name_cgroup_id(const char *name)
+{
+	const char *dash = strchr(name, '-');
+
+	return dash ? strtoull(dash + 1, NULL, 10) : 0;
+}
+
+/* Is the folder @name of PIN_ROOT a policy lsmctl made, for the cgroup its name says? */
+static int policy_folder(const char *name, struct stored *s)
 {
 	char path[PATH_MAX];
-	struct stored s;
-	struct stat st;
-	int gone;
 
-	if (stored_read(dir, &s))
-		return 0;	/* not ours to judge */
-	snprintf(path, sizeof(path), CGROUP_ROOT "%s", s.meta.cgroup);
-	gone = stat(path, &st) ? errno == ENOENT : st.st_ino != s.meta.cgroup_id;
-	stored_free(&s);
-	return gone;
+	if (!pin_folder(name))
+		return 0;
+	snprintf(path, sizeof(path), PIN_ROOT "/%s", name);
+	if (stored_read(path, s))
+		return 0;
+	if (s->meta.cgroup_id != name_cgroup_id(name)) {
+		stored_free(s);
+		return 0;
+	}
+	return 1;
 }
 
 /*
@@ -105,6 +213,8 @@ static void recover(void)
 {
 	char path[PATH_MAX];
 	struct dirent *de;
+	struct stored s;
+	int gone;
 	DIR *d = opendir(PIN_ROOT);
 
 	if (!d)
@@ -112,37 +222,51 @@ static void recover(void)
 	while ((de = readdir(d))) {
 		snprintf(path, sizeof(path), PIN_ROOT "/%s", de->d_name);
 		if (!strncmp(de->d_name, "cg-", 3)) {
-			if (cgroup_gone(path))
+			if (!policy_folder(de->d_name, &s))
+				continue;	/* not lsmctl's: left alone */
+			gone = cgroup_gone(s.meta.cgroup_id);
+			stored_free(&s);
+			if (gone)
 				teardown(path);
 			continue;
 		}
-		if (strncmp(de->d_name, "new-", 4) && strncmp(de->d_name, "old-", 4) &&
-		    strncmp(de->d_name, "tmp-global-", 11))
+		if (!strncmp(de->d_name, "tmp-global-", 11) || !strncmp(de->d_name, "tmp-guard-", 10)) {
+			if (stale(de->d_name))
+				remove_dir(de->d_name);	/* an instance never committed */
+			continue;
+		}
+		if (strncmp(de->d_name, "new-", 4) && strncmp(de->d_name, "old-", 4))
 			continue;
 		if (!stale(de->d_name))
 			continue;
-		if (!strncmp(de->d_name, "tmp-global-", 11))
-			remove_dir(path);	/* an instance never committed */
-		else
+		if (policy_folder(de->d_name, &s)) {
+			stored_free(&s);
 			teardown(path);
+		} else {
+			remove_dir(de->d_name);	/* a folder with no policy in it */
+		}
 	}
 	closedir(d);
 }
 
-int store_open(char *err, size_t errlen)
+int store_open(bool writing, char *err, size_t errlen)
 {
 	struct statfs sfs;
 
 	if (statfs(BPFFS_ROOT, &sfs) || sfs.f_type != BPF_FS_MAGIC)
 		return errf(err, errlen, "no BPF filesystem at " BPFFS_ROOT
 			    " (mount -t bpf bpf " BPFFS_ROOT ")");
-	if (mkdir(PIN_ROOT, 0700) && errno != EEXIST)
+	if (mkdir(PIN_ROOT, 0700) && errno != EEXIST && (writing || errno != EPERM))
 		return errf(err, errlen, "mkdir " PIN_ROOT ": %s", strerror(errno));
-	root_fd = open(PIN_ROOT, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	root_fd = open(PIN_ROOT, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (root_fd < 0)
 		return errf(err, errlen, PIN_ROOT ": %s", strerror(errno));
-	if (flock(root_fd, LOCK_EX))
+	if (flock(root_fd, LOCK_EX)) {
+		/* a confined task may look, but not lock: self-protection */
+		if (!writing && errno == EPERM)
+			return 0;
 		return errf(err, errlen, "lock " PIN_ROOT ": %s", strerror(errno));
+	}
 	recover();
 	return 0;
 }
@@ -160,7 +284,7 @@ int store_events_fd(void)
 
 	if (fd >= 0)
 		return fd;
-	fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "lab_events", 0, 0, 256 * 1024, NULL);
+	fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "lab_events", 0, 0, LAB_EVENTS_SIZE, NULL);
 	if (fd < 0)
 		return -1;
 	if (bpf_obj_pin(fd, PIN_ROOT "/events")) {
@@ -261,6 +385,13 @@ out:
 	return err;
 }
 
+int pin_get_rdonly(const char *path)
+{
+	LIBBPF_OPTS(bpf_obj_get_opts, opts, .file_flags = BPF_F_RDONLY);
+
+	return bpf_obj_get_opts(path, &opts);
+}
+
 int stored_read(const char *dir, struct stored *s)
 {
 	char path[PATH_MAX];
@@ -270,7 +401,7 @@ int stored_read(const char *dir, struct stored *s)
 	memset(s, 0, sizeof(*s));
 	snprintf(s->dir, sizeof(s->dir), "%s", dir);
 	snprintf(path, sizeof(path), "%s/meta", dir);
-	fd = bpf_obj_get(path);
+	fd = pin_get_rdonly(path);
 	if (fd < 0)
 		return -1;
 	if (bpf_map_lookup_elem(fd, &key, &s->meta)) {
@@ -282,7 +413,7 @@ int stored_read(const char *dir, struct stored *s)
 	if (!s->rules)
 		return -1;
 	snprintf(path, sizeof(path), "%s/rules", dir);
-	fd = bpf_obj_get(path);
+	fd = pin_get_rdonly(path);
 	for (i = 0; fd >= 0 && i < s->meta.n_rules; i++)
 		bpf_map_lookup_elem(fd, &i, &s->rules[i]);
 	if (fd >= 0)
@@ -305,7 +436,6 @@ static int by_cgroup(const void *a, const void *b)
 int stored_list(struct stored **out)
 {
 	struct stored *list = NULL, *grown;
-	char path[PATH_MAX];
 	struct dirent *de;
 	int n = 0;
 	DIR *d = opendir(PIN_ROOT);
@@ -320,8 +450,7 @@ int stored_list(struct stored **out)
 		if (!grown)
 			break;
 		list = grown;
-		snprintf(path, sizeof(path), PIN_ROOT "/%s", de->d_name);
-		if (!stored_read(path, &list[n]))
+		if (policy_folder(de->d_name, &list[n]))
 			n++;
 	}
 	closedir(d);

@@ -42,10 +42,12 @@ struct lab_meta {
 	__u64 hooks;		/* a bit per enum lab_hook */
 	__u32 backend;
 	__u32 policy;		/* the id its rules have in the maps */
-	__u32 flags;		/* LAB_AUDIT */
+	__u32 flags;		/* LAB_AUDIT, LAB_SELF_PROTECT, LAB_GUARD_SIGNAL */
 	__u32 default_deny;	/* classes closed by default: deny */
 	__u32 n_rules;
 	__u32 pid;		/* the lsmctl that applied it */
+	__u32 cgroup_level;	/* the cgroup's depth: the root cgroup is 0 */
+	__u32 pad;
 };
 
 /* A policy found under PIN_ROOT. */
@@ -58,8 +60,12 @@ struct stored {
 /* Write a message into @err (for the caller to print); returns -1. */
 int errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* Mount check, folders, the lock, and removal of what a killed lsmctl left. */
-int store_open(char *err, size_t errlen);
+/*
+ * Mount check, folders, the lock, and removal of what a killed lsmctl
+ * left. Not @writing (list, show, stats, events), a task that may not
+ * lock the folder (a confined one) reads it as it is.
+ */
+int store_open(bool writing, char *err, size_t errlen);
 void store_close(void);
 /* The shared events ring buffer (created on first use); an fd or -1. */
 int store_events_fd(void);
@@ -71,6 +77,8 @@ int cgroup_resolve(const char *path, __u64 *id, __u32 *level, char *rel, size_t 
 const char *cgroup_path_of(__u64 id);
 
 void policy_dir(__u64 cgroup_id, char *buf, size_t len);
+/* A pinned map, read-only: all a task under self-protection may have. */
+int pin_get_rdonly(const char *path);
 /* Read a policy folder's meta and rules; 0 or -1. */
 int stored_read(const char *dir, struct stored *s);
 void stored_free(struct stored *s);

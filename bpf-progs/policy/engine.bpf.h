@@ -92,7 +92,7 @@ struct {
 /* Denials for lsmctl events; one ring shared by every instance. */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 256 * 1024);
+	__uint(max_entries, LAB_EVENTS_SIZE);
 } events SEC(".maps");
 
 /* What a hook asks the policies: the class of access and its object. */
@@ -399,6 +399,15 @@ static __always_inline __u8 self_at_open(struct file *file, struct cgroup **cgro
 	}
 	parent = d->d_parent;
 	if (magic == CGROUP2_SUPER_MAGIC && (mode & FMODE_WRITE)) {
+		/*
+		 * Moving a task, even inside the subtree: a pid written to a
+		 * cgroup inside may be a task outside, pulled in to be killed
+		 * or robbed of its files. The kernel tells the two apart only
+		 * by inode_permission() on the common ancestor, a hook every
+		 * path lookup calls.
+		 */
+		if (name_is(d, "cgroup.procs", 12) || name_is(d, "cgroup.threads", 14))
+			return LAB_SELF_DENY;
 		/* the folder's kernfs node, whose priv is its cgroup */
 		kn = parent->d_inode->i_private;
 		*cgroup = BPF_CORE_READ(kn, priv);	/* i_private is a void * */
@@ -436,11 +445,6 @@ static __always_inline int self_denies(const struct lab_conf *conf, const struct
 		return 1;
 	case LAB_SELF_CGROUP:
 		return !cgroup_inside(conf, cgroup);
-	case LAB_SELF_TASK:
-		return !task_inside(conf, req->target);
-	case LAB_SELF_SIGNAL:
-		/* decide() only asks for a target outside the subtree */
-		return !(conf->fixed_rule[LAB_SIGNAL] && !conf->fixed_deny[LAB_SIGNAL]);
 	}
 	return 0;
 }
@@ -693,16 +697,6 @@ static __always_inline int check_dentry(__u16 hook, __u8 class, struct dentry *d
 	return check(&req);
 }
 
-/* Unlinking or renaming over a pin in a BPF filesystem unpins it. */
-static __always_inline int check_unpin(__u16 hook, __u8 class, struct dentry *dentry)
-{
-	struct lab_req req = { .hook = hook, .class = class, .dentry = dentry };
-
-	if (BPF_CORE_READ(dentry, d_sb, s_magic) == BPF_FS_MAGIC)
-		req.self = LAB_SELF_DENY;
-	return check(&req);
-}
-
 LAB_SEC(file_open)
 int BPF_PROG(lab_file_open, struct file *file)
 {
@@ -774,14 +768,14 @@ LAB_SEC(inode_rename)
 int BPF_PROG(lab_inode_rename, struct inode *old_dir, struct dentry *old_dentry,
 	     struct inode *new_dir, struct dentry *new_dentry)
 {
-	return LAB_RET(check_unpin(LAB_HOOK_INODE_RENAME, LAB_UNLINK, old_dentry) ||
+	return LAB_RET(check_dentry(LAB_HOOK_INODE_RENAME, LAB_UNLINK, old_dentry) ||
 		       check_dentry(LAB_HOOK_INODE_RENAME, LAB_CREATE, new_dentry));
 }
 
 LAB_SEC(inode_unlink)
 int BPF_PROG(lab_inode_unlink, struct inode *dir, struct dentry *dentry)
 {
-	return LAB_RET(check_unpin(LAB_HOOK_INODE_UNLINK, LAB_UNLINK, dentry));
+	return LAB_RET(check_dentry(LAB_HOOK_INODE_UNLINK, LAB_UNLINK, dentry));
 }
 
 LAB_SEC(inode_rmdir)
@@ -888,11 +882,9 @@ int BPF_PROG(lab_socket_sendmsg, struct socket *sock, struct msghdr *msg, int si
 /* ptrace, mount, module_load, signal, capability */
 
 static __always_inline int check_fixed(__u16 hook, __u8 class, struct task_struct *target,
-				       __u32 number, __u8 self)
+				       __u32 number)
 {
-	struct lab_req req = {
-		.hook = hook, .class = class, .target = target, .number = number, .self = self,
-	};
+	struct lab_req req = { .hook = hook, .class = class, .target = target, .number = number };
 
 	return check(&req);
 }
@@ -903,25 +895,25 @@ int BPF_PROG(lab_ptrace_access, struct task_struct *child, unsigned int mode)
 	/* reading /proc/PID files is not tracing; attaching (and /proc/PID/mem) is */
 	if (!(mode & PTRACE_MODE_ATTACH))
 		return LAB_RET(0);
-	return LAB_RET(check_fixed(LAB_HOOK_PTRACE_ACCESS, LAB_PTRACE, child, 0, LAB_SELF_TASK));
+	return LAB_RET(check_fixed(LAB_HOOK_PTRACE_ACCESS, LAB_PTRACE, child, 0));
 }
 
 LAB_SEC(ptrace_traceme)
 int BPF_PROG(lab_ptrace_traceme, struct task_struct *parent)
 {
-	return LAB_RET(check_fixed(LAB_HOOK_PTRACE_TRACEME, LAB_PTRACE, parent, 0, 0));
+	return LAB_RET(check_fixed(LAB_HOOK_PTRACE_TRACEME, LAB_PTRACE, parent, 0));
 }
 
 LAB_SEC(sb_mount)
 int BPF_PROG(lab_sb_mount, const char *dev_name, const struct path *path)
 {
-	return LAB_RET(check_fixed(LAB_HOOK_SB_MOUNT, LAB_MOUNT, NULL, 0, 0));
+	return LAB_RET(check_fixed(LAB_HOOK_SB_MOUNT, LAB_MOUNT, NULL, 0));
 }
 
 LAB_SEC(move_mount)
 int BPF_PROG(lab_move_mount, const struct path *from_path, const struct path *to_path)
 {
-	return LAB_RET(check_fixed(LAB_HOOK_MOVE_MOUNT, LAB_MOUNT, NULL, 0, 0));
+	return LAB_RET(check_fixed(LAB_HOOK_MOVE_MOUNT, LAB_MOUNT, NULL, 0));
 }
 
 LAB_SEC(kernel_load_data)
@@ -929,8 +921,7 @@ int BPF_PROG(lab_kernel_load_data, enum kernel_load_data_id id, bool contents)
 {
 	if (id != LOADING_MODULE && id != LOADING_KEXEC_IMAGE && id != LOADING_KEXEC_INITRAMFS)
 		return LAB_RET(0);
-	return LAB_RET(check_fixed(LAB_HOOK_KERNEL_LOAD_DATA, LAB_MODULE_LOAD, NULL, id,
-					   LAB_SELF_DENY));
+	return LAB_RET(check_fixed(LAB_HOOK_KERNEL_LOAD_DATA, LAB_MODULE_LOAD, NULL, id));
 }
 
 LAB_SEC(kernel_read_file)
@@ -939,8 +930,7 @@ int BPF_PROG(lab_kernel_read_file, struct file *file, enum kernel_read_file_id i
 {
 	if (id != READING_MODULE && id != READING_KEXEC_IMAGE && id != READING_KEXEC_INITRAMFS)
 		return LAB_RET(0);
-	return LAB_RET(check_fixed(LAB_HOOK_KERNEL_READ_FILE, LAB_MODULE_LOAD, NULL, id,
-					   LAB_SELF_DENY));
+	return LAB_RET(check_fixed(LAB_HOOK_KERNEL_READ_FILE, LAB_MODULE_LOAD, NULL, id));
 }
 
 LAB_SEC(task_kill)
@@ -948,50 +938,11 @@ int BPF_PROG(lab_task_kill, struct task_struct *p, struct kernel_siginfo *info, 
 {
 	if (!sig)
 		return LAB_RET(0);	/* kill(pid, 0) only asks whether pid exists */
-	return LAB_RET(check_fixed(LAB_HOOK_TASK_KILL, LAB_SIGNAL, p, sig, LAB_SELF_SIGNAL));
+	return LAB_RET(check_fixed(LAB_HOOK_TASK_KILL, LAB_SIGNAL, p, sig));
 }
 
 LAB_SEC(capable)
 int BPF_PROG(lab_capable, const struct cred *cred, struct user_namespace *ns, int cap)
 {
-	return LAB_RET(check_fixed(LAB_HOOK_CAPABLE, LAB_CAPABILITY, NULL, cap, 0));
-}
-
-/* self-protection only */
-
-/*
- * bpf(): a confined task may look (lsmctl list, show, stats, events),
- * but not load, attach, detach, pin or update anything.
- */
-LAB_SEC(bpf)
-int BPF_PROG(lab_bpf, int cmd, union bpf_attr *attr, unsigned int size)
-{
-	switch (cmd) {
-	case BPF_MAP_LOOKUP_ELEM:
-	case BPF_MAP_GET_NEXT_KEY:
-	case BPF_OBJ_GET:
-	case BPF_PROG_GET_NEXT_ID:
-	case BPF_MAP_GET_NEXT_ID:
-	case BPF_PROG_GET_FD_BY_ID:
-	case BPF_MAP_GET_FD_BY_ID:
-	case BPF_OBJ_GET_INFO_BY_FD:
-	case BPF_PROG_QUERY:
-	case BPF_BTF_GET_FD_BY_ID:
-	case BPF_TASK_FD_QUERY:
-	case BPF_BTF_GET_NEXT_ID:
-	case BPF_MAP_LOOKUP_BATCH:
-	case BPF_LINK_GET_FD_BY_ID:
-	case BPF_LINK_GET_NEXT_ID:
-		return LAB_RET(0);
-	}
-	return LAB_RET(check_fixed(LAB_HOOK_BPF, LAB_SELF, NULL, cmd, LAB_SELF_DENY));
-}
-
-/* clone3(CLONE_INTO_CGROUP) starts a task in a cgroup of the caller's choosing. */
-LAB_SEC(task_alloc)
-int BPF_PROG(lab_task_alloc, struct task_struct *task, unsigned long clone_flags)
-{
-	if (!(clone_flags & CLONE_INTO_CGROUP))
-		return LAB_RET(0);
-	return LAB_RET(check_fixed(LAB_HOOK_TASK_ALLOC, LAB_SELF, NULL, 0, LAB_SELF_DENY));
+	return LAB_RET(check_fixed(LAB_HOOK_CAPABLE, LAB_CAPABILITY, NULL, cap));
 }

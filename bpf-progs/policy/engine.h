@@ -55,10 +55,47 @@ enum lab_hook {
 	LAB_HOOK_KERNEL_READ_FILE,
 	LAB_HOOK_TASK_KILL,
 	LAB_HOOK_CAPABLE,
-	LAB_HOOK_BPF,
-	LAB_HOOK_TASK_ALLOC,
 	LAB_NR_HOOKS,
 };
+
+/*
+ * Self-protection's guard (guard.bpf.c): one lsm/ program a hook for
+ * the whole machine, on the hooks through which a confined root could
+ * undo its policy or act outside its subtree. X(hook) for each; events
+ * from the guard carry LAB_GUARD_HOOK_BASE + enum lab_guard_hook.
+ */
+#define LAB_GUARD_HOOKS(X)		\
+	X(bpf)				\
+	X(task_alloc)			\
+	X(inode_mkdir)			\
+	X(inode_symlink)		\
+	X(inode_link)			\
+	X(inode_unlink)			\
+	X(inode_rmdir)			\
+	X(inode_rename)			\
+	X(file_lock)			\
+	X(file_fcntl)			\
+	X(file_ioctl)			\
+	X(file_ioctl_compat)		\
+	X(ptrace_access_check)		\
+	X(task_kill)			\
+	X(perf_event_open)		\
+	X(kernel_load_data)		\
+	X(kernel_read_file)		\
+	X(kernel_module_request)	\
+	X(sb_mount)			\
+	X(sb_umount)			\
+	X(move_mount)			\
+	X(capable)
+
+#define LAB_GUARD_ENUM(hook)	LAB_GUARD_##hook,
+enum lab_guard_hook {
+	LAB_GUARD_HOOKS(LAB_GUARD_ENUM)
+	LAB_NR_GUARD_HOOKS,
+};
+#undef LAB_GUARD_ENUM
+
+#define LAB_GUARD_HOOK_BASE	64	/* above every enum lab_hook */
 
 /* Rule numbers in events and hit counts: the rule's index in the file. */
 #define LAB_RULE_DEFAULT	0xffff	/* no rule matched; the default decided */
@@ -69,16 +106,15 @@ enum lab_hook {
 #define LAB_MAX_DEPTH		64	/* directory levels a subtree walk climbs */
 #define LAB_MAX_CGROUP_DEPTH	32	/* cgroup levels the global backend climbs */
 #define LAB_MAX_POLICIES	4096	/* policy ids are 1 .. LAB_MAX_POLICIES - 1 */
+#define LAB_EVENTS_SIZE		(256 * 1024)	/* the events ring buffer, bytes */
 
 /* lab_conf.flags */
 #define LAB_AUDIT		(1U << 0)	/* report, deny nothing */
 #define LAB_SELF_PROTECT	(1U << 1)	/* confined root cannot undo the policy */
 
-/* What self-protection asks of a request (lab_req.self, BPF side). */
-#define LAB_SELF_DENY		1	/* always: the policy's own pins, modules... */
+/* What self-protection asks of an open (lab_req.self, BPF side). */
+#define LAB_SELF_DENY		1	/* always: /dev/mem, sysctls... */
 #define LAB_SELF_CGROUP		2	/* writes to a cgroup outside the subtree */
-#define LAB_SELF_TASK		3	/* ptrace of a task outside the subtree */
-#define LAB_SELF_SIGNAL		4	/* a signal outside, unless signal: allow */
 #define LAB_SELF_OPEN		5	/* file_open: what the file is tells */
 
 struct lab_conf {
@@ -192,6 +228,22 @@ struct lab_policy_ref {
 	struct lab_conf conf;
 };
 
+/* The guard: a cgroup whose policy has self-protection (guarded map). */
+struct lab_guard {
+	__u64 cgroup_id;
+	__u32 level;
+	__u32 flags;		/* LAB_AUDIT, LAB_GUARD_SIGNAL */
+};
+
+#define LAB_GUARD_SIGNAL	(1U << 8)	/* signal: allow, outside too */
+
+/* The guard's levels: as lab_levels' mask and filter, for guarded cgroups. */
+struct lab_guard_levels {
+	__u32 mask;
+	__u32 pad;
+	__u64 filter[LAB_MAX_CGROUP_DEPTH];
+};
+
 #define LAB_VERDICT_DENY	1
 #define LAB_VERDICT_AUDIT	2
 
@@ -200,7 +252,7 @@ struct lab_event {
 	__u64 cgroup_id;	/* the task's cgroup */
 	__u64 policy_cgroup_id;	/* the cgroup whose policy decided */
 	__u32 pid;
-	__u16 hook;		/* enum lab_hook */
+	__u16 hook;		/* enum lab_hook, or LAB_GUARD_HOOK_BASE + lab_guard_hook */
 	__u16 rule;		/* rule index, or LAB_RULE_DEFAULT */
 	__u8 verdict;
 	__u8 class;

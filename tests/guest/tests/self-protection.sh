@@ -6,8 +6,11 @@
 L=/lab/bin/lsmctl
 backend=${1:-cgroup}
 cg=/sys/fs/cgroup/sp-$backend
+ctl=/sys/fs/cgroup/sp-$backend-ctl	# a sibling with no policy: the controls
+P=/lab/tests/sp-probe
+pins=/sys/fs/bpf/lsmlab
 secret=/tmp/sp-secret
-mkdir -p $cg $cg/inner /tmp/sp
+mkdir -p $cg $cg/inner $ctl /tmp/sp
 echo secret >$secret
 sleep 300 &
 outsider=$!
@@ -23,6 +26,7 @@ rules:
     action: deny
 Y
 in_cg() { sh -c "echo \$\$ >$cg/cgroup.procs && $*"; }
+in_ctl() { sh -c "echo \$\$ >$ctl/cgroup.procs && $*"; }
 # A successful attempt may have broken the policy: put it back, so that
 # each attempt meets it whole (SP=off shows which attempts would work).
 restore() {
@@ -47,12 +51,33 @@ attempt_eperm() {
 	_what=$1
 	shift
 	in_cg "$*" >/tmp/sp.out 2>&1
-	if grep -q "not permitted" /tmp/sp.out; then
+	# (busybox's mount says EPERM its own way)
+	if grep -q -e "not permitted" -e "permission denied (are you root?)" /tmp/sp.out; then
 		ok "held: $_what (EPERM)"
 	else
 		not_ok "held: $_what" "no EPERM: $(head -c 300 /tmp/sp.out)"
 		restore
 	fi
+}
+# held WHAT CMD: CMD works from the sibling cgroup (the control), and
+# fails with EPERM inside
+held() {
+	_what=$1
+	shift
+	if in_ctl "$*" >/tmp/sp.out 2>&1; then
+		attempt_eperm "$_what" "$@"
+	else
+		not_ok "control: $_what" "it failed outside too: $(head -c 300 /tmp/sp.out)"
+	fi
+}
+# listed: the policy is still in lsmctl's list, and enforced
+listed() {
+	if $L list | grep -q "sp-$backend"; then
+		ok "lsmctl still lists the policy ($1)"
+	else
+		not_ok "lsmctl still lists the policy ($1)" "$($L list 2>&1 | head -5)"
+	fi
+	still_enforced "$1"
 }
 still_enforced() {
 	if in_cg "cat $secret" >/dev/null 2>&1; then
@@ -62,10 +87,10 @@ still_enforced() {
 	fi
 }
 [ "$LAB_VARIANT" = stock ] && [ "$backend" = cgroup ] &&
-	echo "# stock: self-protection's 9 hooks and this rule fit in 10"
+	echo "# stock: self-protection takes one lsm_cgroup hook (file_open); the guard's lsm/ programs take none"
 check "apply ($backend backend, self-protection on by default)" \
 	$L apply /tmp/sp.yaml --cgroup $cg --backend $backend
-pins=$(ls -R /sys/fs/bpf/lsmlab | wc -l)
+npins=$(ls -R /sys/fs/bpf/lsmlab | wc -l)
 
 # leaving the subtree
 attempt "move itself to the root cgroup (cgroup.procs)" "echo \$\$ >/sys/fs/cgroup/cgroup.procs"
@@ -75,7 +100,20 @@ attempt "clone3(CLONE_INTO_CGROUP) into the root cgroup" "lab-try clone-into /sy
 # held by the kernel's design too: the namespace's root is the cgroup itself
 attempt "a cgroup namespace and a fresh cgroup2 mount, then the root's cgroup.procs" \
 	"lab-try cgroupns sh -c 'mkdir -p /tmp/sp/cg && mount -t cgroup2 none /tmp/sp/cg && echo \$\$ >/tmp/sp/cg/../cgroup.procs && cat $secret'"
-ok "moving inside the subtree still works: $(in_cg "echo \$\$ >$cg/inner/cgroup.procs && cat /proc/self/cgroup")"
+# moving tasks at all: a pid written inside may be an outsider's, pulled in
+sleep 300 &
+v1=$!
+sleep 300 &
+v2=$!
+in_ctl "echo $v1 >$ctl/cgroup.procs" && ok "control: a task pulls one from outside into its cgroup" ||
+	not_ok "control: a task pulls one from outside into its cgroup"
+was=$(cat /proc/$v2/cgroup)
+attempt_eperm "pull a task from outside into its own cgroup" "echo $v2 >$cg/cgroup.procs"
+[ "$(cat /proc/$v2/cgroup)" = "$was" ] && ok "the task outside stayed outside" ||
+	not_ok "the task outside stayed outside" "$(cat /proc/$v2/cgroup)"
+kill $v1 $v2
+held "move itself within the subtree (cgroup.procs)" "echo \$\$ >$cg/inner/cgroup.procs"
+held "open a cgroup.threads inside the subtree for writing" "exec 3>$cg/inner/cgroup.threads"
 still_enforced "after the cgroup attempts"
 
 # undoing the policy
@@ -95,7 +133,7 @@ attempt "load a BPF program" "bpftool prog load /lab/bpf/deny_inet_socket.bpf.o 
 attempt "a second bpffs, then unlink there" "mkdir -p /tmp/sp/bpf && mount -t bpf bpf /tmp/sp/bpf && rm -rf /tmp/sp/bpf/lsmlab && ls /tmp/sp/bpf/lsmlab"
 attempt "bind-mount the bpffs, then unlink through it" "mkdir -p /tmp/sp/b2 && mount --bind /sys/fs/bpf /tmp/sp/b2 && rm $(echo $link | sed 's|/sys/fs/bpf|/tmp/sp/b2|')"
 umount /tmp/sp/b2 /tmp/sp/bpf 2>/dev/null
-[ "$(ls -R /sys/fs/bpf/lsmlab | wc -l)" = "$pins" ] && ok "every pin is still there" ||
+[ "$(ls -R /sys/fs/bpf/lsmlab | wc -l)" = "$npins" ] && ok "every pin is still there" ||
 	not_ok "every pin is still there"
 still_enforced "after the attempts on its pins"
 
@@ -120,6 +158,87 @@ echo "$out" | tail -3 | sed 's/^/# /'
 echo "$out" | grep -q "rule=self" && ok "events reports self-protection denials (rule=self)" ||
 	not_ok "events reports self-protection denials (rule=self)"
 
+# mounts: the policy's pins and cgroup must stay where lsmctl finds them
+mkdir -p /tmp/sp/t /tmp/sp/v1
+held "mount a tmpfs" "mount -t tmpfs none /tmp/sp/t && umount /tmp/sp/t"
+mount -t tmpfs none /tmp/sp/t
+in_ctl "umount /tmp/sp/t" && ok "control: umount works outside" || not_ok "control: umount works outside"
+mount -t tmpfs none /tmp/sp/t
+attempt_eperm "umount a filesystem" "umount /tmp/sp/t"
+umount /tmp/sp/t 2>/dev/null
+attempt_eperm "umount the BPF filesystem, every pin with it" "umount /sys/fs/bpf"
+attempt_eperm "umount -l the cgroup2 mount" "umount -l /sys/fs/cgroup"
+attempt_eperm "a tmpfs over the policy's cgroup folder" "mount -t tmpfs none $cg"
+held "mount a cgroup v1 hierarchy (release_agent)" \
+	"mount -t cgroup -o none,name=sp-$backend none /tmp/sp/v1 && umount /tmp/sp/v1"
+attempt_eperm "bind-mount over the BPF filesystem" "mount --bind /tmp/sp /sys/fs/bpf"
+listed "after the mount attempts"
+
+# lsmctl's folder: nothing planted in it, no lock held on it
+id=$($L show $cg -j | sed 's/.*"cgroup_id":\([0-9]*\).*/\1/')
+# (named after the shell that makes them, gone when lsmctl looks: leftovers)
+held "plant a symlink in lsmctl's folder" "ln -s cg-$id $pins/new-$id-\$\$"
+$L list >/dev/null 2>&1	# lsmctl meets the control's link: it must not follow it
+rm -f $pins/new-$id-*
+listed "after lsmctl met a planted link"
+held "make a folder in lsmctl's folder" "mkdir $pins/new-$id-\$\$"
+for d in $pins/new-$id-*; do
+	[ -d "$d" ] && ln $pins/cg-$id/meta "$d/meta"
+done
+$L list >/dev/null 2>&1	# a leftover lookalike holding the live policy's meta
+rm -rf $pins/new-$id-*
+listed "after lsmctl met a folder posing as a leftover of the live policy"
+held "flock lsmctl's folder" "$P flock $pins"
+attempt "hold lsmctl's lock from inside" "$P flock $pins"
+
+# the events ring: read-only inside, so no consumer position to move
+held "BPF_OBJ_GET the events ring read-write" "$P objget $pins/events"
+held "BPF_MAP_GET_FD_BY_ID the events ring read-write" "$P mapid-rw $pins/events"
+check "BPF_OBJ_GET read-only still works inside" in_cg "$P objget-ro $pins/events"
+check "lsmctl list still works inside" in_cg "$L list"
+if in_cg "$L events --timeout 1" >/tmp/sp.out 2>&1; then
+	not_ok "lsmctl events is refused inside" "$(head -c 300 /tmp/sp.out)"
+else
+	grep -q "self-protection" /tmp/sp.out && ok "lsmctl events is refused inside, and says why" ||
+		not_ok "lsmctl events is refused inside, and says why" "$(head -c 300 /tmp/sp.out)"
+fi
+
+# signals and memory of tasks outside, by other doors than kill and ptrace
+for how in setown setown-ex fiosetown; do
+	sleep 300 &
+	v=$!
+	held "SIGIO to a task outside: $how" "$P $how $v"
+	kill -0 $v 2>/dev/null && kill $v
+done
+check "F_SETOWN to itself still works inside" in_cg "exec $P setown \$\$"
+held "O_ASYNC on a terminal (SIGIO to its foreground group)" "$P tty-async"
+held "perf_event_open on a task outside" "$P perf $outsider"
+held "TIOCSTI into a terminal opened for ioctl only" "$P tiocsti"
+
+# programs the kernel runs as root in the root cgroup: a module request
+printf '#!/bin/sh\ntouch /tmp/sp/modprobe-ran\n' >/tmp/sp/modprobe
+chmod +x /tmp/sp/modprobe
+modprobe_was=$(cat /proc/sys/kernel/modprobe)
+echo /tmp/sp/modprobe >/proc/sys/kernel/modprobe
+rm -f /tmp/sp/modprobe-ran
+in_ctl "$P socket 35" >/dev/null 2>&1
+if [ -e /tmp/sp/modprobe-ran ]; then
+	ok "control: socket() of an unknown family runs modprobe"
+	rm -f /tmp/sp/modprobe-ran
+	in_cg "$P socket 35" >/dev/null 2>&1
+	[ -e /tmp/sp/modprobe-ran ] && not_ok "held: a module request from inside runs no modprobe" ||
+		ok "held: a module request from inside runs no modprobe"
+else
+	not_ok "control: socket() of an unknown family runs modprobe"
+fi
+echo "$modprobe_was" >/proc/sys/kernel/modprobe
+
+# lsmctl where it cannot see the cgroup: not a removed cgroup
+unshare -m sh -c "umount -l /sys/fs/cgroup && $L list" >/dev/null 2>&1
+listed "after lsmctl ran with no cgroup2 mount"
+unshare -m sh -c "mount -t tmpfs none /sys/fs/cgroup && $L list" >/dev/null 2>&1
+listed "after lsmctl ran with a tmpfs over the cgroup2 mount"
+
 # self_protection: off gives all of that back
 printf 'name: sp-off\nself_protection: off\nrules:\n  - ptrace: deny\n' >/tmp/sp/off.yaml
 check "apply with self_protection: off" $L apply /tmp/sp/off.yaml --cgroup $cg --backend $backend
@@ -132,4 +251,4 @@ check "detach" $L detach --cgroup $cg
 kill -CONT $outsider
 kill $outsider
 [ -n "$scope" ] && echo "$scope" >/proc/sys/kernel/yama/ptrace_scope
-rmdir $cg/inner $cg 2>/dev/null
+rmdir $cg/inner $cg $ctl 2>/dev/null

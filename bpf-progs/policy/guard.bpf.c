@@ -1,0 +1,492 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Self-protection's guard: one instance for the machine, whatever the
+ * backend of the policies it guards. Its lsm/ programs sit on the hooks
+ * through which root in a confined cgroup could undo its policy (bpf(),
+ * the pins, mounts, module loads) or act on tasks outside its subtree
+ * (ptrace, signals, SIGIO owners, perf, a terminal's input queue).
+ *
+ * lsmctl keeps the guarded map to the cgroups whose policy has
+ * self-protection on, and loads the guard only while there is one. Most
+ * of these hooks are rare; the ones that are not (unlink, rename,
+ * fcntl, ioctl, fork) leave at the first test for everyone but the
+ * case they guard against. The one self-protection check left in the
+ * policies' own programs is at file_open, which every task calls.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "engine.h"
+#include "subtree.bpf.h"
+
+#define EPERM			1
+#define BPF_FS_MAGIC		0xcafe4a11
+#define CLONE_INTO_CGROUP	0x200000000ULL
+#define PTRACE_MODE_ATTACH	0x02
+#define PTRACE_MODE_REALCREDS	0x10
+#define BPF_F_RDONLY		(1U << 3)
+#define F_SETFL			4
+#define F_SETOWN		8
+#define F_SETOWN_EX		15
+#define O_ASYNC			020000
+#define F_OWNER_TID		0
+#define F_OWNER_PID		1
+#define TIOCSTI			0x5412
+#define TIOCLINUX		0x541C
+#define FIOASYNC		0x5452
+#define FIOSETOWN		0x8901
+#define SIOCSPGRP		0x8902
+#define S_IFMT			00170000
+#define S_IFCHR			0020000
+#define CAP_SYS_ADMIN		21
+#define X32_SYSCALL_BIT		0x40000000
+/* the new mount API, the same numbers on x86-64 and i386 */
+#define NR_OPEN_TREE		428
+#define NR_FSOPEN		430
+#define NR_FSMOUNT		432
+#define NR_FSPICK		433
+#define NR_MOUNT_SETATTR	442
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* The cgroups whose policy has self-protection, by cgroup id. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, LAB_MAX_POLICIES);
+	__type(key, __u64);
+	__type(value, struct lab_guard);
+} guarded SEC(".maps");
+
+/* Their levels, and a filter of their ids a level: struct lab_guard_levels. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct lab_guard_levels);
+} guard_levels SEC(".maps");
+
+/* lsmctl's events ring, shared with the policies' programs. */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, LAB_EVENTS_SIZE);
+} events SEC(".maps");
+
+/* What a hook asks: refused outright to a guarded task, or for a target. */
+enum guard_ask {
+	GUARD_DENY,		/* anything inside a guarded subtree */
+	GUARD_TARGET,		/* a task outside the subtree */
+	GUARD_SIGNAL,		/* a signal outside, unless signal: allow */
+};
+
+struct guard_req {
+	__u16 hook;		/* enum lab_guard_hook */
+	__u8 ask;		/* enum guard_ask */
+	__u32 number;		/* a command, signal or mode, for the event */
+	struct task_struct *target;
+	struct dentry *dentry;
+};
+
+static __always_inline void guard_report(const struct lab_guard *g, const struct guard_req *req)
+{
+	struct lab_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	/* guard_req is ours, not the kernel's: no CO-RE read of its fields */
+	struct task_struct *target = req->target;
+	struct dentry *d = req->dentry;
+	struct inode *inode;
+
+	if (!e)
+		return;
+	__builtin_memset(e, 0, sizeof(*e));
+	e->time_ns = bpf_ktime_get_ns();
+	e->cgroup_id = bpf_get_current_cgroup_id();
+	e->policy_cgroup_id = g->cgroup_id;
+	e->pid = bpf_get_current_pid_tgid() >> 32;
+	e->hook = LAB_GUARD_HOOK_BASE + req->hook;
+	e->rule = LAB_RULE_SELF;
+	e->verdict = (g->flags & LAB_AUDIT) ? LAB_VERDICT_AUDIT : LAB_VERDICT_DENY;
+	e->class = LAB_SELF;
+	e->number = req->number;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	if (target)
+		e->target_pid = BPF_CORE_READ(target, tgid);
+	if (d) {
+		inode = BPF_CORE_READ(d, d_inode);
+		if (inode)
+			e->ino = BPF_CORE_READ(inode, i_ino);
+		e->dev = BPF_CORE_READ(d, d_sb, s_dev);
+		bpf_probe_read_kernel_str(e->name, sizeof(e->name), BPF_CORE_READ(d, d_name.name));
+	}
+	bpf_ringbuf_submit(e, 0);
+}
+
+static __always_inline int guard_denies(const struct lab_guard *g, const struct guard_req *req)
+{
+	struct task_struct *target;
+
+	switch (req->ask) {
+	case GUARD_DENY:
+		return 1;
+	case GUARD_SIGNAL:
+		if (g->flags & LAB_GUARD_SIGNAL)
+			return 0;
+		/* fall through */
+	case GUARD_TARGET:
+		target = req->target;
+		return !task_below(g->cgroup_id, g->level, target);
+	}
+	return 1;
+}
+
+struct guard_ctx {
+	const struct guard_req *req;
+	const struct lab_guard_levels *levels;
+	__u32 mask;
+	int deny;
+};
+
+/* Level @level of the current task's cgroup: a guarded cgroup? */
+static long guard_step(__u32 level, void *data)
+{
+	struct guard_ctx *c = data;
+	struct lab_guard *g;
+	__u64 id;
+
+	if (level >= LAB_MAX_CGROUP_DEPTH)
+		return 1;
+	if (!((c->mask >> level) & 1))
+		return 0;
+	id = bpf_get_current_ancestor_cgroup_id(level);
+	if (!id)
+		return 1;	/* past the task's own cgroup */
+	barrier_var(level);
+	if (!((c->levels->filter[level & (LAB_MAX_CGROUP_DEPTH - 1)] >> (id & 63)) & 1))
+		return 0;
+	g = bpf_map_lookup_elem(&guarded, &id);
+	if (!g || !guard_denies(g, c->req))
+		return 0;
+	guard_report(g, c->req);
+	if (!(g->flags & LAB_AUDIT))
+		c->deny = 1;
+	return 0;
+}
+
+/* -EPERM when a policy guarding the current task refuses @req, else 0. */
+static __always_inline int guard(const struct guard_req *req)
+{
+	struct guard_ctx c = { .req = req };
+	__u32 zero = 0;
+
+	c.levels = bpf_map_lookup_elem(&guard_levels, &zero);
+	if (!c.levels)
+		return 0;
+	/* one read: lsmctl sets bits before it adds a cgroup, clears them after */
+	c.mask = *(volatile __u32 *)&c.levels->mask;
+	if (!c.mask)
+		return 0;
+	bpf_loop(fls32(c.mask), guard_step, &c, 0);
+	return c.deny ? -EPERM : 0;
+}
+
+static __always_inline int guard_deny(__u16 hook, __u32 number, struct dentry *dentry)
+{
+	struct guard_req req = {
+		.hook = hook, .ask = GUARD_DENY, .number = number, .dentry = dentry,
+	};
+
+	return guard(&req);
+}
+
+static __always_inline int guard_target(__u16 hook, __u8 ask, __u32 number,
+					struct task_struct *target)
+{
+	struct guard_req req = { .hook = hook, .ask = ask, .number = number, .target = target };
+
+	return guard(&req);
+}
+
+/*
+ * bpf(): a guarded task may look (lsmctl list, show, stats) but not
+ * load, attach, detach, pin or update anything, and it gets objects
+ * read-only: a writable events ring would let it move the consumer
+ * position and mute every policy's events.
+ */
+SEC("lsm/bpf")
+int BPF_PROG(guard_bpf, int cmd, union bpf_attr *attr, unsigned int size)
+{
+	switch (cmd) {
+	case BPF_OBJ_GET:
+		if (attr->file_flags == BPF_F_RDONLY)
+			return 0;
+		break;
+	case BPF_MAP_GET_FD_BY_ID:
+		if (attr->open_flags == BPF_F_RDONLY)
+			return 0;
+		break;
+	case BPF_MAP_LOOKUP_ELEM:
+	case BPF_MAP_GET_NEXT_KEY:
+	case BPF_MAP_LOOKUP_BATCH:
+	case BPF_PROG_GET_NEXT_ID:
+	case BPF_MAP_GET_NEXT_ID:
+	case BPF_BTF_GET_NEXT_ID:
+	case BPF_LINK_GET_NEXT_ID:
+	case BPF_PROG_GET_FD_BY_ID:
+	case BPF_BTF_GET_FD_BY_ID:
+	case BPF_LINK_GET_FD_BY_ID:
+	case BPF_OBJ_GET_INFO_BY_FD:
+	case BPF_PROG_QUERY:
+	case BPF_TASK_FD_QUERY:
+		return 0;
+	}
+	return guard_deny(LAB_GUARD_bpf, cmd, NULL);
+}
+
+/* clone3(CLONE_INTO_CGROUP) starts a task in a cgroup of the caller's choosing. */
+SEC("lsm/task_alloc")
+int BPF_PROG(guard_task_alloc, struct task_struct *task, unsigned long clone_flags)
+{
+	if (!(clone_flags & CLONE_INTO_CGROUP))
+		return 0;
+	return guard_deny(LAB_GUARD_task_alloc, 0, NULL);
+}
+
+/*
+ * The pins: nothing in a BPF filesystem may be made, linked, removed
+ * or renamed (a planted name in lsmctl's folder is as bad as a removed
+ * pin), nor locked (lsmctl locks its folder).
+ */
+static __always_inline int guard_bpffs(__u16 hook, struct dentry *dentry)
+{
+	if (dentry->d_sb->s_magic != BPF_FS_MAGIC)
+		return 0;
+	return guard_deny(hook, 0, dentry);
+}
+
+SEC("lsm/inode_mkdir")
+int BPF_PROG(guard_inode_mkdir, struct inode *dir, struct dentry *dentry, umode_t mode)
+{
+	return guard_bpffs(LAB_GUARD_inode_mkdir, dentry);
+}
+
+SEC("lsm/inode_symlink")
+int BPF_PROG(guard_inode_symlink, struct inode *dir, struct dentry *dentry, const char *name)
+{
+	return guard_bpffs(LAB_GUARD_inode_symlink, dentry);
+}
+
+SEC("lsm/inode_link")
+int BPF_PROG(guard_inode_link, struct dentry *old_dentry, struct inode *dir,
+	     struct dentry *new_dentry)
+{
+	return guard_bpffs(LAB_GUARD_inode_link, new_dentry);
+}
+
+SEC("lsm/inode_unlink")
+int BPF_PROG(guard_inode_unlink, struct inode *dir, struct dentry *dentry)
+{
+	return guard_bpffs(LAB_GUARD_inode_unlink, dentry);
+}
+
+SEC("lsm/inode_rmdir")
+int BPF_PROG(guard_inode_rmdir, struct inode *dir, struct dentry *dentry)
+{
+	return guard_bpffs(LAB_GUARD_inode_rmdir, dentry);
+}
+
+/* (a rename stays on one filesystem: the old name tells) */
+SEC("lsm/inode_rename")
+int BPF_PROG(guard_inode_rename, struct inode *old_dir, struct dentry *old_dentry,
+	     struct inode *new_dir, struct dentry *new_dentry)
+{
+	return guard_bpffs(LAB_GUARD_inode_rename, old_dentry);
+}
+
+SEC("lsm/file_lock")
+int BPF_PROG(guard_file_lock, struct file *file, unsigned int cmd)
+{
+	return guard_bpffs(LAB_GUARD_file_lock, file->f_path.dentry);
+}
+
+/*
+ * SIGIO and SIGURG go to a file's owner, with no task_kill check: a
+ * guarded task may own its files, and name no other task or group as
+ * their owner. A terminal's owner is its foreground process group when
+ * O_ASYNC is turned on, so O_ASYNC is refused on character devices.
+ */
+static __always_inline int guard_owner(__u16 hook, __u32 cmd, __s32 type, __s32 pid)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+
+	if (!pid || (type == F_OWNER_PID && pid == (__s32)(id >> 32)) ||
+	    (type == F_OWNER_TID && pid == (__s32)id))
+		return 0;
+	return guard_deny(hook, cmd, NULL);
+}
+
+static __always_inline int is_chardev(struct file *file)
+{
+	return (file->f_inode->i_mode & S_IFMT) == S_IFCHR;
+}
+
+SEC("lsm/file_fcntl")
+int BPF_PROG(guard_file_fcntl, struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct f_owner_ex owner = {};
+
+	switch (cmd) {
+	case F_SETOWN:
+		/* a negative pid names a process group */
+		return guard_owner(LAB_GUARD_file_fcntl, cmd, F_OWNER_PID, (__s32)arg);
+	case F_SETOWN_EX:
+		if (bpf_probe_read_user(&owner, sizeof(owner), (void *)arg))
+			owner.type = -1;	/* unreadable: refused, the kernel would fail too */
+		return guard_owner(LAB_GUARD_file_fcntl, cmd, owner.type, owner.pid);
+	case F_SETFL:
+		if ((arg & O_ASYNC) && is_chardev(file))
+			return guard_deny(LAB_GUARD_file_fcntl, cmd, NULL);
+	}
+	return 0;
+}
+
+/*
+ * ioctl: the owner (as fcntl), O_ASYNC, and a terminal's input queue:
+ * TIOCSTI types into it, TIOCLINUX pastes the console's selection.
+ */
+static __always_inline int guard_ioctl(__u16 hook, struct file *file, unsigned int cmd,
+				       unsigned long arg)
+{
+	__s32 pid = -1;
+
+	switch (cmd) {
+	case TIOCSTI:
+	case TIOCLINUX:
+		return guard_deny(hook, cmd, NULL);
+	case FIOSETOWN:
+	case SIOCSPGRP:
+		bpf_probe_read_user(&pid, sizeof(pid), (void *)arg);
+		return guard_owner(hook, cmd, F_OWNER_PID, pid);
+	case FIOASYNC:
+		if (is_chardev(file))
+			return guard_deny(hook, cmd, NULL);
+	}
+	return 0;
+}
+
+SEC("lsm/file_ioctl")
+int BPF_PROG(guard_file_ioctl, struct file *file, unsigned int cmd, unsigned long arg)
+{
+	return guard_ioctl(LAB_GUARD_file_ioctl, file, cmd, arg);
+}
+
+SEC("lsm/file_ioctl_compat")
+int BPF_PROG(guard_file_ioctl_compat, struct file *file, unsigned int cmd, unsigned long arg)
+{
+	return guard_ioctl(LAB_GUARD_file_ioctl_compat, file, cmd, arg);
+}
+
+/*
+ * Tasks outside: attaching (PTRACE_ATTACH, /proc/PID/mem, pidfd_getfd,
+ * process_vm_*), and the checks made with the caller's real
+ * credentials (kcmp, get_robust_list). Reading /proc/PID files is a
+ * PTRACE_MODE_READ_FSCREDS check, and stays allowed.
+ */
+SEC("lsm/ptrace_access_check")
+int BPF_PROG(guard_ptrace_access_check, struct task_struct *child, unsigned int mode)
+{
+	if (!(mode & (PTRACE_MODE_ATTACH | PTRACE_MODE_REALCREDS)))
+		return 0;
+	return guard_target(LAB_GUARD_ptrace_access_check, GUARD_TARGET, mode, child);
+}
+
+SEC("lsm/task_kill")
+int BPF_PROG(guard_task_kill, struct task_struct *p, struct kernel_siginfo *info, int sig,
+	     const struct cred *cred)
+{
+	if (!sig)
+		return 0;	/* kill(pid, 0) only asks whether pid exists */
+	return guard_target(LAB_GUARD_task_kill, GUARD_SIGNAL, sig, p);
+}
+
+/* perf: copies of other tasks' stacks and registers, or the whole CPU's. */
+SEC("lsm/perf_event_open")
+int BPF_PROG(guard_perf_event_open, struct perf_event_attr *attr, int type)
+{
+	return guard_deny(LAB_GUARD_perf_event_open, type, NULL);
+}
+
+/*
+ * The kernel: module and kexec images, and module requests, whose
+ * modprobe the kernel runs as root in the root cgroup.
+ */
+SEC("lsm/kernel_load_data")
+int BPF_PROG(guard_kernel_load_data, enum kernel_load_data_id id, bool contents)
+{
+	if (id != LOADING_MODULE && id != LOADING_KEXEC_IMAGE && id != LOADING_KEXEC_INITRAMFS)
+		return 0;
+	return guard_deny(LAB_GUARD_kernel_load_data, id, NULL);
+}
+
+SEC("lsm/kernel_read_file")
+int BPF_PROG(guard_kernel_read_file, struct file *file, enum kernel_read_file_id id,
+	     bool contents)
+{
+	if (id != READING_MODULE && id != READING_KEXEC_IMAGE && id != READING_KEXEC_INITRAMFS)
+		return 0;
+	return guard_deny(LAB_GUARD_kernel_read_file, id, NULL);
+}
+
+SEC("lsm/kernel_module_request")
+int BPF_PROG(guard_kernel_module_request, char *kmod_name)
+{
+	return guard_deny(LAB_GUARD_kernel_module_request, 0, NULL);
+}
+
+/*
+ * Mounts: one over /sys/fs/bpf or /sys/fs/cgroup hides the policy from
+ * lsmctl, one over a program the kernel runs (modprobe) runs the
+ * task's, and an unmount of the BPF filesystem drops every pin.
+ */
+SEC("lsm/sb_mount")
+int BPF_PROG(guard_sb_mount, const char *dev_name, const struct path *path, const char *type,
+	     unsigned long flags, void *data)
+{
+	return guard_deny(LAB_GUARD_sb_mount, flags, path->dentry);
+}
+
+SEC("lsm/sb_umount")
+int BPF_PROG(guard_sb_umount, struct vfsmount *mnt, int flags)
+{
+	return guard_deny(LAB_GUARD_sb_umount, flags, mnt->mnt_root);
+}
+
+SEC("lsm/move_mount")
+int BPF_PROG(guard_move_mount, const struct path *from_path, const struct path *to_path)
+{
+	return guard_deny(LAB_GUARD_move_mount, 0, to_path->dentry);
+}
+
+/*
+ * The new mount API has no LSM hook in 6.1 but for move_mount: open_tree
+ * (a detached copy of a tree), mount_setattr (a read-only mount made
+ * writable, or /sys/fs/bpf made read-only under lsmctl), fsopen, fspick
+ * and fsmount. Each asks for CAP_SYS_ADMIN first (may_mount()), and the
+ * system call being made tells which.
+ */
+SEC("lsm/capable")
+int BPF_PROG(guard_capable, const struct cred *cred, struct user_namespace *ns, int cap,
+	     unsigned int opts)
+{
+	struct pt_regs *regs;
+	long nr;
+
+	if (cap != CAP_SYS_ADMIN)
+		return 0;
+	regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	nr = BPF_CORE_READ(regs, orig_ax) & ~X32_SYSCALL_BIT;
+	if (nr != NR_OPEN_TREE && nr != NR_FSOPEN && nr != NR_FSMOUNT && nr != NR_FSPICK &&
+	    nr != NR_MOUNT_SETATTR)
+		return 0;
+	return guard_deny(LAB_GUARD_capable, (__u32)nr, NULL);
+}

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sp-probe: one system call self-protection's tests ask about, made
+ * from wherever the caller put this process; exits with its errno (0
+ * when it went through) and prints "sp-probe: WHAT: RESULT".
+ *
+ *   sp-probe objget PATH       BPF_OBJ_GET, read-write
+ *   sp-probe objget-ro PATH    BPF_OBJ_GET, read-only
+ *   sp-probe flock PATH        flock(LOCK_EX | LOCK_NB)
+ *   sp-probe setown PID        a socket's owner: fcntl(F_SETOWN, PID), then
+ *                              O_ASYNC and a write (SIGIO to PID)
+ *   sp-probe setown-ex PID     the same with F_SETOWN_EX (F_OWNER_PID)
+ *   sp-probe fiosetown PID     the same with ioctl(FIOSETOWN)
+ *   sp-probe tty-async         O_ASYNC on a pseudo-terminal
+ *   sp-probe tiocsti           TIOCSTI into a pseudo-terminal opened for
+ *                              ioctl only (O_ACCMODE 3)
+ *   sp-probe perf PID          perf_event_open on task PID
+ *   sp-probe mapid-rw PATH     BPF_MAP_GET_FD_BY_ID, read-write, of the
+ *                              map pinned at PATH (found read-only)
+ *   sp-probe socket FAMILY     socket(FAMILY, SOCK_DGRAM, 0): for a family
+ *                              no module has registered, a module request
+ *
+ * SIGIO is ignored here, so that an owner set to this process survives.
+ */
+#define _GNU_SOURCE
+#include <bpf/bpf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <linux/perf_event.h>
+#include <linux/sockios.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <termios.h>
+#include <unistd.h>
+
+static int objget(const char *path, __u32 flags)
+{
+	LIBBPF_OPTS(bpf_obj_get_opts, opts, .file_flags = flags);
+	int fd = bpf_obj_get_opts(path, &opts);
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+static int mapid_rw(const char *path)
+{
+	LIBBPF_OPTS(bpf_obj_get_opts, opts, .file_flags = BPF_F_RDONLY);
+	struct bpf_map_info info = { 0 };
+	__u32 len = sizeof(info);
+	int fd = bpf_obj_get_opts(path, &opts);
+
+	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+		return errno;
+	close(fd);
+	fd = bpf_map_get_fd_by_id(info.id);
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+static int try_flock(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
+
+	if (fd < 0)
+		return errno;
+	if (flock(fd, LOCK_EX | LOCK_NB))
+		rc = errno;
+	close(fd);
+	return rc;
+}
+
+enum owner_how { BY_FCNTL, BY_FCNTL_EX, BY_IOCTL };
+
+static int setown(enum owner_how how, pid_t pid)
+{
+	struct f_owner_ex ex = { .type = F_OWNER_PID, .pid = pid };
+	int p[2], rc = 0;
+
+	/* a socket: FIOSETOWN is a socket ioctl; SIGIO comes as the peer writes */
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, p))
+		return errno;
+	if (how == BY_FCNTL ? fcntl(p[0], F_SETOWN, pid) :
+	    how == BY_FCNTL_EX ? fcntl(p[0], F_SETOWN_EX, &ex) : ioctl(p[0], FIOSETOWN, &pid))
+		rc = errno;
+	else if (fcntl(p[0], F_SETFL, O_ASYNC) || write(p[1], "x", 1) != 1)
+		rc = errno;
+	close(p[0]);
+	close(p[1]);
+	return rc;
+}
+
+/* A pseudo-terminal's follower, opened with @flags; -errno on failure. */
+static int open_pty(int flags, int *leader)
+{
+	char name[64];
+	int fd;
+
+	*leader = posix_openpt(O_RDWR | O_NOCTTY);
+	if (*leader < 0 || grantpt(*leader) || unlockpt(*leader) ||
+	    ptsname_r(*leader, name, sizeof(name)))
+		return -errno;
+	fd = open(name, flags | O_NOCTTY);
+	return fd < 0 ? -errno : fd;
+}
+
+static int tty_async(void)
+{
+	int leader, fd = open_pty(O_RDWR, &leader), rc = 0;
+
+	if (fd < 0)
+		return -fd;
+	if (fcntl(fd, F_SETFL, O_ASYNC))
+		rc = errno;
+	close(fd);
+	close(leader);
+	return rc;
+}
+
+static int tiocsti(void)
+{
+	int leader, fd = open_pty(O_ACCMODE, &leader), rc = 0;
+	char c = '\n';
+
+	if (fd < 0)
+		return -fd;
+	if (ioctl(fd, TIOCSTI, &c))
+		rc = errno;
+	close(fd);
+	close(leader);
+	return rc;
+}
+
+static int perf(pid_t pid)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_TASK_CLOCK,
+		.disabled = 1,
+	};
+	long fd = syscall(SYS_perf_event_open, &attr, pid, -1, -1, 0);
+
+	if (fd < 0)
+		return errno;
+	close((int)fd);
+	return 0;
+}
+
+static int try_socket(int family)
+{
+	int fd = socket(family, SOCK_DGRAM, 0);
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *what = argc > 1 ? argv[1] : "";
+	const char *arg = argc > 2 ? argv[2] : "";
+	int err;
+
+	signal(SIGIO, SIG_IGN);
+	if (argc == 3 && !strcmp(what, "objget"))
+		err = objget(arg, 0);
+	else if (argc == 3 && !strcmp(what, "objget-ro"))
+		err = objget(arg, BPF_F_RDONLY);
+	else if (argc == 3 && !strcmp(what, "mapid-rw"))
+		err = mapid_rw(arg);
+	else if (argc == 3 && !strcmp(what, "flock"))
+		err = try_flock(arg);
+	else if (argc == 3 && !strcmp(what, "setown"))
+		err = setown(BY_FCNTL, atoi(arg));
+	else if (argc == 3 && !strcmp(what, "setown-ex"))
+		err = setown(BY_FCNTL_EX, atoi(arg));
+	else if (argc == 3 && !strcmp(what, "fiosetown"))
+		err = setown(BY_IOCTL, atoi(arg));
+	else if (argc == 2 && !strcmp(what, "tty-async"))
+		err = tty_async();
+	else if (argc == 2 && !strcmp(what, "tiocsti"))
+		err = tiocsti();
+	else if (argc == 3 && !strcmp(what, "perf"))
+		err = perf(atoi(arg));
+	else if (argc == 3 && !strcmp(what, "socket"))
+		err = try_socket(atoi(arg));
+	else {
+		fprintf(stderr, "usage: sp-probe objget|objget-ro|mapid-rw|flock PATH | "
+			"setown|setown-ex|fiosetown|perf PID | tty-async | tiocsti | socket FAMILY\n");
+		return 2;
+	}
+	printf("sp-probe: %s %s: %s\n", what, arg, err ? strerror(err) : "ok");
+	return err;
+}
