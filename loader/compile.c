@@ -3,7 +3,9 @@
  * The rule compiler (see compile.h). What each rule kind becomes, and
  * which hooks it needs, is documented in loader/POLICY.md.
  */
+#define _GNU_SOURCE	/* statx() */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -209,7 +211,79 @@ static void describe(const struct policy_rule *r, char *buf, size_t len)
 	}
 }
 
-static int add_file(struct compiled *c, const struct stat *st, bool subtree, unsigned int access,
+/*
+ * Paths to inodes and devices. A rule's key is the device the engine
+ * reads from the file's superblock (s_dev), which stat()'s st_dev is not
+ * on btrfs (a subvolume's anonymous device) or overlayfs (a layer's): the
+ * mountinfo line of the path's mount (statx() STATX_MNT_ID) gives the
+ * superblock's. No mount id (kernels before 5.8) falls back to st_dev.
+ *
+ * mountinfo_dev: the MAJOR:MINOR of mount @mnt_id in @mountinfo (the
+ * text of /proc/PID/mountinfo), as the kernel's dev_t: 0, or -1 when no
+ * line has it. path_kernel_dev: stat() @path into @st, and its
+ * superblock's dev_t into @dev: 0, or -1 with errno (stat's).
+ */
+int mountinfo_dev(FILE *mountinfo, __u64 mnt_id, __u32 *dev);
+int path_kernel_dev(const char *path, struct stat *st, __u32 *dev);
+
+/* The kernel's dev_t (MINORBITS 20), as BPF reads it from a superblock. */
+static __u32 kdev(unsigned int maj, unsigned int min)
+{
+	return (maj << 20) | min;
+}
+
+int mountinfo_dev(FILE *mountinfo, __u64 mnt_id, __u32 *dev)
+{
+	unsigned long long id;
+	unsigned int maj, min;
+	char line[4096];
+	int c;
+
+	while (fgets(line, sizeof(line), mountinfo)) {
+		if (!strchr(line, '\n'))	/* a line longer than the buffer: skip the rest */
+			while ((c = fgetc(mountinfo)) != EOF && c != '\n')
+				;
+		/* "ID PARENT MAJOR:MINOR ROOT POINT ...": MAJOR:MINOR is the sb's s_dev */
+		if (sscanf(line, "%llu %*u %u:%u ", &id, &maj, &min) == 3 && id == mnt_id) {
+			*dev = kdev(maj, min);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int path_kernel_dev(const char *path, struct stat *st, __u32 *dev)
+{
+	static __u64 cached_id;		/* the mount of the last path: rules cluster */
+	static __u32 cached_dev;
+	static bool cached;
+	struct statx sx;
+	FILE *f;
+
+	if (stat(path, st))
+		return -1;
+	*dev = kdev(major(st->st_dev), minor(st->st_dev));
+	if (statx(AT_FDCWD, path, AT_STATX_SYNC_AS_STAT, STATX_INO | STATX_MNT_ID, &sx) ||
+	    !(sx.stx_mask & STATX_MNT_ID) || sx.stx_ino != st->st_ino ||
+	    sx.stx_dev_major != major(st->st_dev) || sx.stx_dev_minor != minor(st->st_dev))
+		return 0;	/* no mount id (before 5.8), or the path changed: st_dev */
+	if (cached && cached_id == sx.stx_mnt_id) {
+		*dev = cached_dev;
+		return 0;
+	}
+	f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return 0;
+	if (!mountinfo_dev(f, sx.stx_mnt_id, dev)) {
+		cached = true;
+		cached_id = sx.stx_mnt_id;
+		cached_dev = *dev;
+	}
+	fclose(f);
+	return 0;
+}
+
+static int add_file(struct compiled *c, __u64 ino, __u32 dev, bool subtree, unsigned int access,
 		    bool deny, unsigned int index)
 {
 	struct file_entry *e = NULL;
@@ -217,15 +291,13 @@ static int add_file(struct compiled *c, const struct stat *st, bool subtree, uns
 	unsigned int cls;
 
 	for (i = 0; i < c->n_files; i++)
-		if (c->files[i].key.ino == st->st_ino &&
-		    c->files[i].key.dev == ((major(st->st_dev) << 20) | minor(st->st_dev)))
+		if (c->files[i].key.ino == ino && c->files[i].key.dev == dev)
 			e = &c->files[i];
 	if (!e) {
 		e = &c->files[c->n_files++];
 		memset(e, 0, sizeof(*e));
-		e->key.ino = st->st_ino;
-		/* the kernel's dev_t, as BPF reads it from the superblock */
-		e->key.dev = (major(st->st_dev) << 20) | minor(st->st_dev);
+		e->key.ino = ino;
+		e->key.dev = dev;
 	}
 	for (cls = 0; cls < LAB_FILE_CLASSES; cls++) {
 		__u16 *slot = subtree ? &e->val.tree[cls] : &e->val.exact[cls];
@@ -247,11 +319,12 @@ static int compile_file_rule(const char *file, const struct policy_rule *r, unsi
 {
 	unsigned int access = r->kind == RULE_EXEC ? ACCESS_EXEC : r->file.access;
 	struct stat st;
+	__u32 dev;
 
 	/* the policy's bits and the engine's classes line up: read .. unlink */
 	_Static_assert(ACCESS_READ == 1 << LAB_READ && ACCESS_UNLINK == 1 << LAB_UNLINK,
 		       "access bits are class bits");
-	if (stat(r->file.path, &st))
+	if (path_kernel_dev(r->file.path, &st, &dev))
 		return fail(err, errlen, file, r->line, "%s: %s (paths are resolved when applied)",
 			    r->file.path, strerror(errno));
 	if (r->file.subtree && !S_ISDIR(st.st_mode))
@@ -260,7 +333,7 @@ static int compile_file_rule(const char *file, const struct policy_rule *r, unsi
 	if (!r->file.subtree && (access & ACCESS_CREATE))
 		return fail(err, errlen, file, r->line,
 			    "create applies to a directory's subtree: write %s/**", r->file.path);
-	return add_file(c, &st, r->file.subtree, access, r->deny, index);
+	return add_file(c, st.st_ino, dev, r->file.subtree, access, r->deny, index);
 }
 
 static void compile_net_rule(const struct policy_rule *r, unsigned int index, struct compiled *c)

@@ -5,6 +5,9 @@
  * would hold checked field by field. Paths are a temporary file, a
  * temporary directory and a symlink to the file, made for the run.
  */
+#define _GNU_SOURCE	/* statx(), fmemopen() */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -31,10 +34,15 @@
 		      BIT(LAB_HOOK_INODE_LINK) | BIT(LAB_HOOK_INODE_RENAME))
 #define HOOKS_UNLINK (BIT(LAB_HOOK_INODE_UNLINK) | BIT(LAB_HOOK_INODE_RMDIR) | \
 		      BIT(LAB_HOOK_INODE_LINK) | BIT(LAB_HOOK_INODE_RENAME))
+#define HOOKS_EXEC BIT(LAB_HOOK_BPRM_CHECK)
 #define HOOKS_CONNECT (BIT(LAB_HOOK_SOCKET_CONNECT) | BIT(LAB_HOOK_SOCKET_SENDMSG))
 #define HOOKS_PTRACE (BIT(LAB_HOOK_PTRACE_ACCESS) | BIT(LAB_HOOK_PTRACE_TRACEME))
 #define HOOKS_MOUNT (BIT(LAB_HOOK_SB_MOUNT) | BIT(LAB_HOOK_MOVE_MOUNT))
 #define HOOKS_MODULE (BIT(LAB_HOOK_KERNEL_LOAD_DATA) | BIT(LAB_HOOK_KERNEL_READ_FILE))
+
+/* compile.c's path resolution, which compile.h does not export */
+int mountinfo_dev(FILE *mountinfo, __u64 mnt_id, __u32 *dev);
+int path_kernel_dev(const char *path, struct stat *st, __u32 *dev);
 
 static struct policy p;
 static struct compiled c;
@@ -46,6 +54,39 @@ static char file[64] = "/tmp/lab-compile-file-XXXXXX";	/* a regular file */
 static char dir[64] = "/tmp/lab-compile-dir-XXXXXX";	/* a directory */
 static char link_path[128];				/* dir/link -> file */
 static struct stat file_st, dir_st;
+static __u32 file_kdev, dir_kdev;	/* their superblock's dev_t, from mountinfo */
+
+/*
+ * The superblock's dev_t of @path's filesystem, worked out here apart
+ * from compile.c: the mountinfo line of statx()'s mount id, the whole
+ * file read and split with strtok_r.
+ */
+static __u32 sb_dev(const char *path)
+{
+	static char buf[1 << 20];
+	unsigned int maj, min;
+	unsigned long long id;
+	char *line, *save;
+	struct statx sx;
+	struct stat st;
+	size_t n;
+	FILE *f;
+
+	if (stat(path, &st))
+		return 0;
+	if (statx(AT_FDCWD, path, 0, STATX_MNT_ID, &sx) || !(sx.stx_mask & STATX_MNT_ID))
+		return (major(st.st_dev) << 20) | minor(st.st_dev);
+	f = fopen("/proc/self/mountinfo", "r");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (sscanf(line, "%llu %*u %u:%u", &id, &maj, &min) == 3 && id == sx.stx_mnt_id)
+			return (maj << 20) | min;
+	return 0;
+}
 
 static int make_paths(void **state)
 {
@@ -63,7 +104,9 @@ static int make_paths(void **state)
 		return -1;
 	if (stat(file, &file_st) || stat(dir, &dir_st))
 		return -1;
-	return 0;
+	file_kdev = sb_dev(file);
+	dir_kdev = sb_dev(dir);
+	return file_kdev && dir_kdev ? 0 : -1;
 }
 
 static int remove_paths(void **state)
@@ -141,9 +184,10 @@ static void compile_error(const char *text, const char *want)
 	assert_int_equal(c.hooks, 0);
 }
 
-static __u32 kdev(dev_t dev)
+/* The dev_t the compiler must key @st's rules by: its superblock's. */
+static __u32 kdev(const struct stat *st)
 {
-	return (major(dev) << 20) | minor(dev);
+	return st == &file_st ? file_kdev : st == &dir_st ? dir_kdev : 0;
 }
 
 /* The one file entry for @st. */
@@ -153,7 +197,7 @@ static const struct file_entry *entry(const struct stat *st)
 	size_t i;
 
 	for (i = 0; i < c.n_files; i++) {
-		if (c.files[i].key.ino != st->st_ino || c.files[i].key.dev != kdev(st->st_dev))
+		if (c.files[i].key.ino != st->st_ino || c.files[i].key.dev != kdev(st))
 			continue;
 		if (e)
 			fail_msg("two entries for inode %lu", (unsigned long)st->st_ino);
@@ -196,7 +240,7 @@ static void test_file_read_deny(void **state)
 	assert_int_equal(c.n_files, 1);
 	e = entry(&file_st);
 	assert_int_equal(e->key.ino, file_st.st_ino);
-	assert_int_equal(e->key.dev, (major(file_st.st_dev) << 20) | minor(file_st.st_dev));
+	assert_int_equal(e->key.dev, file_kdev);
 	assert_slots(e->val.exact, 1, 0, 0, 0, 0);
 	assert_slots(e->val.tree, 0, 0, 0, 0, 0);
 	assert_int_equal(e->val.exact_deny, 1u << LAB_READ);
@@ -283,7 +327,7 @@ static void test_exec(void **state)
 	e = entry(&file_st);
 	assert_slots(e->val.exact, 0, 0, 1, 0, 0);
 	assert_int_equal(e->val.exact_deny, 1u << LAB_EXEC);
-	assert_int_equal(c.hooks, BIT(LAB_HOOK_BPRM_CHECK));
+	assert_int_equal(c.hooks, HOOKS_EXEC);
 	assert_int_equal(c.classes, 1u << LAB_EXEC);
 
 	compile_ok(y("name: t\nrules:\n  - exec: %s/**\n    action: allow\n"
@@ -292,7 +336,7 @@ static void test_exec(void **state)
 	assert_int_equal(entry(&dir_st)->val.tree_deny, 0);
 	assert_slots(entry(&file_st)->val.exact, 0, 0, 2, 0, 0);
 	assert_int_equal(entry(&file_st)->val.exact_deny, 1u << LAB_EXEC);
-	assert_int_equal(c.hooks, BIT(LAB_HOOK_BPRM_CHECK));
+	assert_int_equal(c.hooks, HOOKS_EXEC);
 }
 
 static void test_create(void **state)
@@ -713,9 +757,75 @@ static void test_hook_names(void **state)
 	assert_non_null(strstr(hook_rule_kinds(LAB_HOOK_INODE_LINK), "unlink"));
 	assert_string_equal(hook_rule_kinds(LAB_HOOK_INODE_LINK), "create, unlink");
 	assert_string_equal(hook_rule_kinds(LAB_HOOK_FILE_OPEN), "read, write, self_protection");
+	assert_string_equal(hook_rule_kinds(LAB_HOOK_BPRM_CHECK), "exec");
 	assert_string_equal(hook_rule_kinds(LAB_HOOK_SOCKET_SENDMSG), "connect");
 	assert_string_equal(hook_rule_kinds(LAB_HOOK_INODE_MKDIR), "create");
 	assert_string_equal(hook_rule_kinds(LAB_HOOK_INODE_RMDIR), "unlink");
+}
+
+/* mountinfo lines: "ID PARENT MAJOR:MINOR ROOT POINT OPTIONS - TYPE SOURCE SUPER" */
+static void test_mountinfo_dev(void **state)
+{
+	static char text[16384];
+	size_t len = 0;
+	__u32 dev = 7;
+	FILE *f;
+
+	(void)state;
+	len += snprintf(text + len, sizeof(text) - len,
+			"22 27 0:21 / /proc rw,relatime - proc proc rw\n"
+			"27 1 254:0 / / rw,relatime - ext4 /dev/vda rw\n");
+	/* a line longer than compile.c's buffer, whose tail looks like a line of id 41 */
+	len += snprintf(text + len, sizeof(text) - len, "30 27 0:30 / /long rw - tmpfs ");
+	memset(text + len, 'x', 4095 - 30);	/* the tail starts where a 4096-byte fgets stops */
+	len += 4095 - 30;
+	len += snprintf(text + len, sizeof(text) - len, "41 27 9:9 / /fake rw - tmpfs x rw\n"
+			/* btrfs: the superblock's anonymous device, not a subvolume's */
+			"40 27 0:45 /@home /home rw - btrfs /dev/vdb rw,subvol=/@home\n"
+			"41 27 259:3 / /data rw - xfs /dev/nvme0n1p3 rw\n"
+			"garbage\n"
+			"42 27 4095:1048575 / /big rw - ext4 /dev/x rw\n");
+
+	f = fmemopen(text, len, "r");
+	assert_non_null(f);
+	assert_int_equal(mountinfo_dev(f, 27, &dev), 0);
+	assert_int_equal(dev, 254u << 20);
+	rewind(f);
+	assert_int_equal(mountinfo_dev(f, 40, &dev), 0);
+	assert_int_equal(dev, 45);
+	rewind(f);
+	assert_int_equal(mountinfo_dev(f, 41, &dev), 0);
+	assert_int_equal(dev, (259u << 20) | 3);	/* not the long line's 9:9 */
+	rewind(f);
+	assert_int_equal(mountinfo_dev(f, 42, &dev), 0);
+	assert_int_equal(dev, 0xffffffffu);
+	rewind(f);
+	dev = 7;
+	assert_int_equal(mountinfo_dev(f, 99, &dev), -1);
+	assert_int_equal(dev, 7);	/* untouched */
+	fclose(f);
+}
+
+static void test_path_kernel_dev(void **state)
+{
+	struct stat st;
+	__u32 dev = 0;
+
+	(void)state;
+	assert_int_equal(path_kernel_dev(file, &st, &dev), 0);
+	assert_int_equal(st.st_ino, file_st.st_ino);
+	assert_int_equal(dev, file_kdev);
+	/* through a symlink: the target's */
+	assert_int_equal(path_kernel_dev(link_path, &st, &dev), 0);
+	assert_int_equal(st.st_ino, file_st.st_ino);
+	assert_int_equal(dev, file_kdev);
+	/* /proc: an anonymous device, 0:N, on every kernel */
+	assert_int_equal(path_kernel_dev("/proc/self/status", &st, &dev), 0);
+	assert_int_equal(dev >> 20, 0);
+	assert_int_equal(dev, sb_dev("/proc/self/status"));
+	errno = 0;
+	assert_int_equal(path_kernel_dev("/nonexistent/lab", &st, &dev), -1);
+	assert_int_equal(errno, ENOENT);
 }
 
 int main(void)
@@ -741,6 +851,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_long_rule_text, free_all),
 		cmocka_unit_test_teardown(test_self_protection, free_all),
 		cmocka_unit_test(test_hook_names),
+		cmocka_unit_test(test_mountinfo_dev),
+		cmocka_unit_test(test_path_kernel_dev),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
