@@ -29,6 +29,7 @@
 #define FMODE_READ	0x1
 #define FMODE_WRITE	0x2
 #define FMODE_EXEC	0x20
+#define SB_KERNMOUNT	(1UL << 22)	/* an internal mount: pipes, sockets, memfds... */
 #define PTRACE_MODE_ATTACH 0x02
 #define S_IFMT		00170000
 #define S_IFCHR		0020000
@@ -168,6 +169,8 @@ static __always_inline void report(const struct lab_conf *conf, const struct lab
 /*
  * files: climb from the object towards its filesystem's root. The first
  * rule found decides: the object's own rule, then the nearest subtree.
+ * A climb that finds no rule must also have reached the root for "no
+ * rule" to be the answer: see match_file().
  */
 struct walk_ctx {
 	struct dentry *d;
@@ -176,6 +179,7 @@ struct walk_ctx {
 	__u32 class;
 	__u16 rule;
 	__u8 deny;
+	__u8 done;	/* a rule found, or the filesystem's root reached */
 };
 
 /*
@@ -188,6 +192,7 @@ static long walk_step(__u32 i, void *data)
 	struct walk_ctx *w = data;
 	struct dentry *d = w->d, *parent;
 	struct inode *inode = d->d_inode;
+	struct super_block *sb;
 	__u64 c = w->class;
 
 	barrier_var(c);	/* inlined, clang drops the check the verifier needs */
@@ -204,21 +209,38 @@ static long walk_step(__u32 i, void *data)
 		if (v && i == 0 && v->exact[c]) {
 			w->rule = v->exact[c];
 			w->deny = (v->exact_deny >> c) & 1;
+			w->done = 1;
 			return 1;
 		}
 		if (v && v->tree[c]) {
 			w->rule = v->tree[c];
 			w->deny = (v->tree_deny >> c) & 1;
+			w->done = 1;
 			return 1;
 		}
 	}
 	parent = d->d_parent;
-	if (!parent || parent == d)
+	if (!parent || parent == d) {
+		/*
+		 * The top. The filesystem's root, or a dentry with nothing
+		 * above it by nature (a pipe, a socket, a memfd: internal
+		 * mounts, which no path names): the climb is complete. Any
+		 * other (open_by_handle_at() of a file whose dentry was
+		 * evicted gives a disconnected one) leaves the climb short.
+		 */
+		sb = d->d_sb;
+		w->done = sb && (sb->s_root == d || (sb->s_flags & SB_KERNMOUNT));
 		return 1;
+	}
 	w->d = parent;
 	return 0;
 }
 
+/*
+ * The rule for @req, or LAB_RULE_NONE. A subtree climb that could not
+ * finish (deeper than LAB_MAX_DEPTH, or a disconnected dentry) returns
+ * LAB_RULE_NONE with *deny set: decide() denies it as the default.
+ */
 static __always_inline __u16 match_file(__u32 policy, const struct lab_conf *conf,
 					const struct lab_req *req, __u8 *deny)
 {
@@ -233,6 +255,11 @@ static __always_inline __u16 match_file(__u32 policy, const struct lab_conf *con
 	if ((conf->file_tree >> c) & 1) {
 		/* a subtree rule of this class somewhere: climb */
 		bpf_loop(LAB_MAX_DEPTH, walk_step, &w, 0);
+		if (!w.done) {
+			/* a subtree rule might be above: never allow what it may deny */
+			*deny = 1;
+			return LAB_RULE_NONE;
+		}
 	} else if ((conf->file_exact >> c) & 1) {
 		/* rules on inodes only: the object's own is the only one */
 		struct inode *inode = dentry->d_inode;
@@ -480,6 +507,8 @@ static __always_inline int decide(__u32 policy, const struct lab_conf *conf,
 
 	if (rule != LAB_RULE_NONE && deny) {
 		rule -= 1;	/* a rule denies: it is the one reported */
+	} else if (deny) {
+		rule = LAB_RULE_DEFAULT;	/* files: a subtree climb that could not finish */
 	} else if (req->self && (conf->flags & LAB_SELF_PROTECT) && self_denies(conf, req)) {
 		rule = LAB_RULE_SELF;
 		deny = 1;

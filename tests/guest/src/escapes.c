@@ -69,6 +69,8 @@
 #define LDSO		"/lib64/ld-linux-x86-64.so.2"
 #define SCRATCH_DISK	"/dev/vda"
 #define YAMA_SCOPE	"/proc/sys/kernel/yama/ptrace_scope"
+#define DROP_CACHES	"/proc/sys/vm/drop_caches"
+#define ABYSS_DEPTH	70		/* directories below the secret dir: past LAB_MAX_DEPTH */
 
 #define MARK		"ESC-SECRET:"	/* every secret file starts with it */
 #define RAN_MARK	"ESC-RAN"	/* the denied busybox prints it, as echo */
@@ -119,6 +121,8 @@ static struct {
 	char bin[PLEN], denied[PLEN], denied_dyn[PLEN], denied_sh[PLEN];
 	char work[PLEN], bind_dir[PLEN], bind_file[PLEN], policies[PLEN];
 	char bin_copy[NLEN];	/* a copy in /bin, which the allow-list allows */
+	char abyss[PLEN + 2 * ABYSS_DEPTH + 16];	/* a secret ABYSS_DEPTH dirs below vault */
+	char vault_handle[PLEN];	/* opened by handle, its dentry evicted */
 } f;
 
 struct policy_file {
@@ -128,6 +132,9 @@ struct policy_file {
 };
 
 static struct policy_file pol_main, pol_list, pol_v4;
+
+/* Run by probe() before each fork, when set: what must happen outside first. */
+static void (*pre_probe)(void);
 
 /* --- results ------------------------------------------------------------- */
 
@@ -752,6 +759,43 @@ static int p_handle(const void *path)
 	return err;
 }
 
+/* f.vault_handle's handle, made outside; its dentry is evicted before each open */
+static struct file_handle *vault_fh;
+
+/* pre_probe: drop every unused dentry and inode (the file's among them), outside. */
+static void drop_caches(void)
+{
+	sync();
+	if (write_str(DROP_CACHES, "2"))
+		tap_note("write 2 to %s: %s", DROP_CACHES, strerror(errno));
+}
+
+/*
+ * open_by_handle_at() of a file whose dentry is gone: exportfs gives a
+ * disconnected dentry (IS_ROOT, not the filesystem's root) for it, from
+ * which no climb reaches the secret dir.
+ */
+static int p_handle_evicted(const void *arg)
+{
+	int mfd = open(f.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd, err;
+	char proc[64], link[BLEN] = "";
+
+	(void)arg;
+	if (mfd < 0)
+		return BROKEN;
+	fd = open_by_handle_at(mfd, vault_fh, O_RDONLY | O_CLOEXEC);
+	err = fd < 0 ? errno : read_fd_marker(fd);
+	if (fd >= 0) {
+		/* a disconnected dentry's path is its name alone */
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+		if (readlink(proc, link, sizeof(link) - 1) > 0)
+			tap_note("opened by handle as %s", link);
+		close(fd);
+	}
+	close(mfd);
+	return err;
+}
+
 static int p_proc_root(const void *path)
 {
 	char proc[BLEN + 32];
@@ -1363,6 +1407,8 @@ static int probe(const char *name, probe_fn fn, const void *arg)
 	int status;
 	pid_t pid;
 
+	if (pre_probe)
+		pre_probe();
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
@@ -1522,6 +1568,30 @@ static void make_names(void)
 	snprintf(f.bind_file, sizeof(f.bind_file), "%s/work/bind-file", d);
 	snprintf(f.policies, sizeof(f.policies), "%s/policies", d);
 	snprintf(f.bin_copy, sizeof(f.bin_copy), "/bin/esc-%s-copy", backend);
+	snprintf(f.vault_handle, sizeof(f.vault_handle), "%s/vault/handle", d);
+}
+
+/* A secret ABYSS_DEPTH directories below the secret dir: 0 or an errno. */
+static int make_abyss(void)
+{
+	size_t n = snprintf(f.abyss, sizeof(f.abyss), "%s/abyss", f.vault);
+	char text[128];
+	int i;
+
+	if (mkdir(f.abyss, 0755))
+		return errno;
+	for (i = 1; i < ABYSS_DEPTH; i++) {
+		n += snprintf(f.abyss + n, sizeof(f.abyss) - n, "/d");
+		if (n >= sizeof(f.abyss))
+			return ENAMETOOLONG;
+		if (mkdir(f.abyss, 0755))
+			return errno;
+	}
+	n += snprintf(f.abyss + n, sizeof(f.abyss) - n, "/secret");
+	if (n >= sizeof(f.abyss))
+		return ENAMETOOLONG;
+	snprintf(text, sizeof(text), MARK "%s:abyss\n", backend);
+	return put_str(f.abyss, text, 0644);
 }
 
 /* The scratch disk at f.mnt, or a tmpfs; then the tree below it. */
@@ -1550,11 +1620,12 @@ static int prepare_files(void)
 	(snprintf(text, sizeof(text), MARK "%s:%s\n", backend, name), put_str(path, text, 0644))
 	err = SECRET(f.secret, "file") ?: SECRET(f.vault_file, "vault") ?:
 	      SECRET(f.vault_deep, "deep") ?: SECRET(f.vault_movable, "movable") ?:
-	      SECRET(f.vault_linkable, "linkable") ?:
+	      SECRET(f.vault_linkable, "linkable") ?: SECRET(f.vault_handle, "handle") ?:
 	      put_str(f.vault_script, "#!/bin/sh\necho " MARK "script-ran\n", 0755) ?:
 	      put_str(f.denied_sh, "#!/bin/sh\necho " RAN_MARK "-script\n", 0755) ?:
 	      put_str(f.bind_file, "", 0644) ?:
-	      copy_file(BUSYBOX, f.denied, 0755) ?: copy_file(BPFTOOL, f.denied_dyn, 0755);
+	      copy_file(BUSYBOX, f.denied, 0755) ?: copy_file(BPFTOOL, f.denied_dyn, 0755) ?:
+	      make_abyss();
 #undef SECRET
 	if (err)
 		return err;
@@ -2125,6 +2196,37 @@ static void test_ptrace(void)
 		p_proc_environ, NULL);
 }
 
+/* Subtree rules where the climb cannot reach the filesystem's root (issue #12, 10). */
+static void test_climb(void)
+{
+	int mount_id;
+	const char *m = cg.main;
+
+	tap_note("--- climbs that cannot finish, under %s/** (read denied)", f.vault);
+	attempt(m, HOLD, true, "read a file 70 directories (ABYSS_DEPTH) below the secret dir",
+		"file_open: a climb that gives up after LAB_MAX_DEPTH levels denies when the class "
+		"has a subtree rule", p_read, f.abyss);
+	if (!on_disk) {
+		skip("open_by_handle_at() of a file under the secret dir, its dentry evicted",
+		     "no scratch disk: a tmpfs keeps every dentry");
+		return;
+	}
+	vault_fh = malloc(sizeof(*vault_fh) + MAX_HANDLE_SZ);
+	if (!vault_fh)
+		return;
+	vault_fh->handle_bytes = MAX_HANDLE_SZ;
+	if (name_to_handle_at(AT_FDCWD, f.vault_handle, vault_fh, &mount_id, 0)) {
+		tap_result(0, "name_to_handle_at(%s): %s", f.vault_handle, strerror(errno));
+		return;
+	}
+	pre_probe = drop_caches;
+	attempt(m, HOLD, true, "open_by_handle_at() of a file under the secret dir whose dentry "
+		"was evicted (drop_caches): a disconnected dentry",
+		"file_open: a climb that stops short of the filesystem's root denies when the "
+		"class has a subtree rule", p_handle_evicted, NULL);
+	pre_probe = NULL;
+}
+
 /* --- summary and cleanup ----------------------------------------------- */
 
 static void summary(void)
@@ -2209,6 +2311,7 @@ static void cleanup(void)
 	umount2(f.bind_file, MNT_DETACH);
 	umount2(f.m2, MNT_DETACH);
 	unlink(f.bin_copy);
+	free(vault_fh);
 	rm_rf(f.dir);
 	if (umount2(f.mnt, 0))
 		tap_note("umount %s: %s", f.mnt, strerror(errno));
@@ -2260,6 +2363,7 @@ int main(int argc, char **argv)
 
 	test_leave();
 	test_files();
+	test_climb();
 	test_exec();
 	test_allow_list();
 	test_network();
