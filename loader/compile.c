@@ -67,7 +67,8 @@ static const char *const class_names[LAB_NR_CLASSES] = {
 static const __u64 class_hooks[LAB_NR_CLASSES] = {
 	[LAB_READ] = BIT(LAB_HOOK_FILE_OPEN),
 	[LAB_WRITE] = BIT(LAB_HOOK_FILE_OPEN),
-	[LAB_EXEC] = BIT(LAB_HOOK_BPRM_CHECK),
+	/* file_open: exec's own opens, the ELF interpreter's among them */
+	[LAB_EXEC] = BIT(LAB_HOOK_BPRM_CHECK) | BIT(LAB_HOOK_FILE_OPEN),
 	[LAB_CREATE] = BIT(LAB_HOOK_INODE_CREATE) | BIT(LAB_HOOK_INODE_MKDIR) |
 		       BIT(LAB_HOOK_INODE_MKNOD) | BIT(LAB_HOOK_INODE_SYMLINK) |
 		       BIT(LAB_HOOK_INODE_LINK) | BIT(LAB_HOOK_INODE_RENAME),

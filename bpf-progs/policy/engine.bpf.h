@@ -28,7 +28,7 @@
 #define AF_INET6	10
 #define FMODE_READ	0x1
 #define FMODE_WRITE	0x2
-#define FMODE_EXEC	0x20
+#define __FMODE_EXEC	0x20		/* f_flags (not f_mode, in 6.1): exec's opens */
 #define SB_KERNMOUNT	(1UL << 22)	/* an internal mount: pipes, sockets, memfds... */
 #define PTRACE_MODE_ATTACH 0x02
 #define S_IFMT		00170000
@@ -726,31 +726,68 @@ static __always_inline int check_dentry(__u16 hook, __u8 class, struct dentry *d
 	return check(&req);
 }
 
+/*
+ * file_open: the classes an open asks for, checked one after the other
+ * by one callback, so that the verifier goes through check() once.
+ */
+struct open_ctx {
+	struct lab_req req;
+	__u32 classes;		/* a bit per class still to check */
+	int deny;
+};
+
+static long open_step(__u32 i, void *data)
+{
+	struct open_ctx *o = data;
+	__u32 left = o->classes;
+
+	if (i > LAB_SELF || !(left >> i))
+		return 1;
+	if (!((left >> i) & 1))
+		return 0;
+	o->req.class = i;
+	if (check(&o->req)) {
+		o->deny = 1;
+		return 1;
+	}
+	o->req.self = 0;	/* self-protection has had its say with the first */
+	return 0;
+}
+
 LAB_SEC(file_open)
 int BPF_PROG(lab_file_open, struct file *file)
 {
-	unsigned int mode = file->f_mode;
-	struct lab_req req = {
-		.hook = LAB_HOOK_FILE_OPEN,
-		.class = LAB_READ,
-		.dentry = file->f_path.dentry,
-		.self = LAB_SELF_OPEN,
-		.file = file,
+	unsigned int mode = file->f_mode, flags = file->f_flags;
+	struct dentry *dentry = file->f_path.dentry;
+	struct open_ctx o = {
+		.req = {
+			.hook = LAB_HOOK_FILE_OPEN,
+			.dentry = dentry,
+			.self = LAB_SELF_OPEN,
+			.file = file,
+		},
 	};
+	__u32 classes = 0;
 
-	/* execve's own open is an exec, checked at bprm_check_security */
-	if ((mode & FMODE_EXEC) || !(mode & (FMODE_READ | FMODE_WRITE)))
-		req.class = LAB_SELF;
-	else if (!(mode & FMODE_READ))
-		req.class = LAB_WRITE;
-	if (check(&req))
-		return LAB_RET(1);
-	if (req.class != LAB_READ || !(mode & FMODE_WRITE))
-		return LAB_RET(0);
-	/* read and write: self-protection has had its say with the read */
-	req.class = LAB_WRITE;
-	req.self = 0;
-	return LAB_RET(check(&req));
+	if (flags & __FMODE_EXEC) {
+		/*
+		 * exec's own opens: the program (bprm_check_security checks it
+		 * too) and its ELF interpreter (which nothing else checks).
+		 * They are execs, not reads.
+		 */
+		classes = 1 << LAB_EXEC;
+	} else {
+		if (mode & FMODE_READ)
+			classes |= 1 << LAB_READ;
+		if (mode & FMODE_WRITE)
+			classes |= 1 << LAB_WRITE;
+	}
+	o.classes = classes ? classes : 1 << LAB_SELF;
+	/* up to the highest class asked: a read-only open is one call */
+	bpf_loop(!classes ? LAB_SELF + 1 : (classes >> LAB_CREATE) ? LAB_CREATE + 1 :
+		 (classes >> LAB_EXEC) ? LAB_EXEC + 1 : (classes >> LAB_WRITE) ? LAB_WRITE + 1 :
+		 LAB_READ + 1, open_step, &o, 0);
+	return LAB_RET(o.deny);
 }
 
 LAB_SEC(bprm_check_security)

@@ -29,12 +29,13 @@
 
 /* What each kind of rule needs, written out here rather than taken
  * from compile.c's table. */
+/* exec: file_open too, for exec's opens */
 #define HOOKS_CREATE (BIT(LAB_HOOK_INODE_CREATE) | BIT(LAB_HOOK_INODE_MKDIR) | \
 		      BIT(LAB_HOOK_INODE_MKNOD) | BIT(LAB_HOOK_INODE_SYMLINK) | \
 		      BIT(LAB_HOOK_INODE_LINK) | BIT(LAB_HOOK_INODE_RENAME))
 #define HOOKS_UNLINK (BIT(LAB_HOOK_INODE_UNLINK) | BIT(LAB_HOOK_INODE_RMDIR) | \
 		      BIT(LAB_HOOK_INODE_LINK) | BIT(LAB_HOOK_INODE_RENAME))
-#define HOOKS_EXEC BIT(LAB_HOOK_BPRM_CHECK)
+#define HOOKS_EXEC (BIT(LAB_HOOK_BPRM_CHECK) | BIT(LAB_HOOK_FILE_OPEN))
 #define HOOKS_CONNECT (BIT(LAB_HOOK_SOCKET_CONNECT) | BIT(LAB_HOOK_SOCKET_SENDMSG))
 #define HOOKS_PTRACE (BIT(LAB_HOOK_PTRACE_ACCESS) | BIT(LAB_HOOK_PTRACE_TRACEME))
 #define HOOKS_MOUNT (BIT(LAB_HOOK_SB_MOUNT) | BIT(LAB_HOOK_MOVE_MOUNT))
@@ -654,7 +655,8 @@ static void test_self_protection(void **state)
 	assert_int_equal(c.conf.flags, 0);
 	assert_int_equal(c.hooks, BIT(LAB_HOOK_PTRACE_ACCESS) | BIT(LAB_HOOK_PTRACE_TRACEME));
 	keep_self_protection = false;
-	assert_string_equal(hook_rule_kinds(LAB_HOOK_FILE_OPEN), "read, write, self_protection");
+	assert_string_equal(hook_rule_kinds(LAB_HOOK_FILE_OPEN),
+			    "read, write, exec, self_protection");
 }
 
 static void test_audit(void **state)
@@ -756,7 +758,8 @@ static void test_hook_names(void **state)
 	assert_non_null(strstr(hook_rule_kinds(LAB_HOOK_INODE_LINK), "create"));
 	assert_non_null(strstr(hook_rule_kinds(LAB_HOOK_INODE_LINK), "unlink"));
 	assert_string_equal(hook_rule_kinds(LAB_HOOK_INODE_LINK), "create, unlink");
-	assert_string_equal(hook_rule_kinds(LAB_HOOK_FILE_OPEN), "read, write, self_protection");
+	assert_string_equal(hook_rule_kinds(LAB_HOOK_FILE_OPEN),
+			    "read, write, exec, self_protection");
 	assert_string_equal(hook_rule_kinds(LAB_HOOK_BPRM_CHECK), "exec");
 	assert_string_equal(hook_rule_kinds(LAB_HOOK_SOCKET_SENDMSG), "connect");
 	assert_string_equal(hook_rule_kinds(LAB_HOOK_INODE_MKDIR), "create");

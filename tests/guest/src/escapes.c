@@ -40,6 +40,7 @@
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <elf.h>
 #include <ftw.h>
 #include <linux/sched.h>
 #include <linux/io_uring.h>
@@ -123,6 +124,9 @@ static struct {
 	char bin_copy[NLEN];	/* a copy in /bin, which the allow-list allows */
 	char abyss[PLEN + 2 * ABYSS_DEPTH + 16];	/* a secret ABYSS_DEPTH dirs below vault */
 	char vault_handle[PLEN];	/* opened by handle, its dentry evicted */
+	char ldso_copy[NLEN];	/* a copy of ld.so, exec denied; short: a PT_INTERP */
+	char interp_dyn[PLEN];	/* bpftool, its PT_INTERP patched to ldso_copy */
+	char read_denied[PLEN];	/* busybox, read denied and exec allowed */
 } f;
 
 struct policy_file {
@@ -796,6 +800,20 @@ static int p_handle_evicted(const void *arg)
 	return err;
 }
 
+/* Open @path for reading and read a byte, whatever the file holds. */
+static int p_read_any(const void *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
+	char c;
+
+	if (fd < 0)
+		return errno;
+	if (read(fd, &c, 1) != 1)
+		err = errno ? errno : EIO;
+	close(fd);
+	return err;
+}
+
 static int p_proc_root(const void *path)
 {
 	char proc[BLEN + 32];
@@ -1053,6 +1071,18 @@ struct script {
 	const char *path;
 	const char *marker;
 };
+
+/* The copy of bpftool whose PT_INTERP names the exec-denied copy of ld.so. */
+static int p_exec_interp(const void *arg)
+{
+	char *const argv[] = { "interp-dyn", "version", NULL };
+	char out[2048];
+	int status;
+
+	(void)arg;
+	status = run_prog(f.interp_dyn, -1, argv, out, sizeof(out));
+	return prog_verdict(status, out, "libbpf");
+}
 
 /* sh SCRIPT: the shell opens and reads it, no execve of the script. */
 static int p_sh_script(const void *arg)
@@ -1569,6 +1599,47 @@ static void make_names(void)
 	snprintf(f.policies, sizeof(f.policies), "%s/policies", d);
 	snprintf(f.bin_copy, sizeof(f.bin_copy), "/bin/esc-%s-copy", backend);
 	snprintf(f.vault_handle, sizeof(f.vault_handle), "%s/vault/handle", d);
+	/* at most 27 characters, the length of the PT_INTERP it replaces */
+	snprintf(f.ldso_copy, sizeof(f.ldso_copy), "%s/ld", f.mnt);
+	snprintf(f.interp_dyn, sizeof(f.interp_dyn), "%s/bin/interp-dyn", d);
+	snprintf(f.read_denied, sizeof(f.read_denied), "%s/bin/read-denied", d);
+}
+
+/*
+ * Make @path's PT_INTERP name @interp (NUL-padded; no longer than the
+ * original): the kernel then loads @interp as the program's ELF
+ * interpreter. 0 or an errno.
+ */
+static int patch_interp(const char *path, const char *interp)
+{
+	size_t len, want = strlen(interp) + 1;
+	unsigned char *buf = slurp(path, &len);
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)buf;
+	Elf64_Phdr *ph;
+	int i, err = ENOEXEC;
+
+	if (!buf)
+		return errno ? errno : EIO;
+	if (len < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_phoff + (size_t)eh->e_phnum * sizeof(*ph) > len)
+		goto out;
+	for (i = 0; i < eh->e_phnum; i++) {
+		ph = (Elf64_Phdr *)(buf + eh->e_phoff) + i;
+		if (ph->p_type != PT_INTERP)
+			continue;
+		if (ph->p_offset + ph->p_filesz > len || want > ph->p_filesz) {
+			err = ENAMETOOLONG;
+			goto out;
+		}
+		memset(buf + ph->p_offset, 0, ph->p_filesz);
+		memcpy(buf + ph->p_offset, interp, want);
+		err = put_file(path, buf, len, 0755);
+		goto out;
+	}
+out:
+	free(buf);
+	return err;
 }
 
 /* A secret ABYSS_DEPTH directories below the secret dir: 0 or an errno. */
@@ -1625,6 +1696,8 @@ static int prepare_files(void)
 	      put_str(f.denied_sh, "#!/bin/sh\necho " RAN_MARK "-script\n", 0755) ?:
 	      put_str(f.bind_file, "", 0644) ?:
 	      copy_file(BUSYBOX, f.denied, 0755) ?: copy_file(BPFTOOL, f.denied_dyn, 0755) ?:
+	      copy_file(BUSYBOX, f.read_denied, 0755) ?: copy_file(LDSO, f.ldso_copy, 0755) ?:
+	      copy_file(BPFTOOL, f.interp_dyn, 0755) ?: patch_interp(f.interp_dyn, f.ldso_copy) ?:
 	      make_abyss();
 #undef SECRET
 	if (err)
@@ -1783,6 +1856,15 @@ static int write_policies(void)
 		"    action: deny\n"
 		"  - exec: %1$s/bin/denied.sh\n"
 		"    action: deny\n"
+		/* an ELF interpreter: the kernel opens it with no bprm_check */
+		"  - exec: %2$s\n"
+		"    action: deny\n"
+		/* exec allowed, read denied: an exec's own open is not a read */
+		"  - files: %1$s/bin/read-denied\n"
+		"    access: read\n"
+		"    action: deny\n"
+		"  - exec: %1$s/bin/read-denied\n"
+		"    action: allow\n"
 		"  - network: connect\n"
 		"    family: inet\n"
 		"    ports: 25\n"
@@ -1791,7 +1873,7 @@ static int write_policies(void)
 		"    family: inet6\n"
 		"    ports: 25\n"
 		"    action: deny\n"
-		"  - ptrace: deny\n", f.dir) ?:
+		"  - ptrace: deny\n", f.dir, f.ldso_copy) ?:
 	       /* an exec allow-list: this test's own binary is under /lab */
 	       write_policy(&pol_list, "list",
 		"default: deny\n"
@@ -2227,6 +2309,32 @@ static void test_climb(void)
 	pre_probe = NULL;
 }
 
+/* exec's own opens (issue #12, 12): the ELF interpreter, and not a read. */
+static void test_exec_opens(void)
+{
+	const char *m = cg.main;
+	int ctl, rc;
+
+	tap_note("--- exec's opens: %s names %s (exec denied) as its PT_INTERP; %s is read "
+		 "denied and exec allowed", f.interp_dyn, f.ldso_copy, f.read_denied);
+	attempt(m, HOLD, true, "execve a dynamic binary whose ELF interpreter (PT_INTERP) is "
+		"exec-denied", "file_open: exec's open of the interpreter is an exec "
+		"(bprm_check_security never sees the interpreter)", p_exec_interp, NULL);
+
+	ctl = probe(cg.ctl, p_exec, f.read_denied);
+	after_probe();
+	tap_result(ctl == 0, "control: the read-denied binary runs in %s (got %s)", cg.ctl,
+		   status_name(ctl));
+	rc = probe(m, p_exec, f.read_denied);
+	after_probe();
+	tap_result(rc == 0, "an exec-allowed, read-denied binary runs inside %s: its exec's own "
+		   "open is not a read (got %s)", m, status_name(rc));
+	record("(info) execve an exec-allowed, read-denied binary (it must run)",
+	       rc == 0 ? "ran, as it should" : "FAILED: refused", "file_open: __FMODE_EXEC in f_flags");
+	attempt(m, HOLD, true, "read the exec-allowed, read-denied binary",
+		"file_open, exact read rule", p_read_any, f.read_denied);
+}
+
 /* --- summary and cleanup ----------------------------------------------- */
 
 static void summary(void)
@@ -2311,6 +2419,7 @@ static void cleanup(void)
 	umount2(f.bind_file, MNT_DETACH);
 	umount2(f.m2, MNT_DETACH);
 	unlink(f.bin_copy);
+	unlink(f.ldso_copy);
 	free(vault_fh);
 	rm_rf(f.dir);
 	if (umount2(f.mnt, 0))
@@ -2365,6 +2474,7 @@ int main(int argc, char **argv)
 	test_files();
 	test_climb();
 	test_exec();
+	test_exec_opens();
 	test_allow_list();
 	test_network();
 	test_ptrace();
