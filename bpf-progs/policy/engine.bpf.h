@@ -28,11 +28,15 @@
 #define AF_INET6	10
 #define FMODE_READ	0x1
 #define FMODE_WRITE	0x2
+#define O_ACCMODE	00000003	/* f_flags: 3 opens for ioctl only, no FMODE_READ/WRITE */
+#define O_TRUNC		00001000
 #define __FMODE_EXEC	0x20		/* f_flags (not f_mode, in 6.1): exec's opens */
+#define __O_TMPFILE	020000000
 #define SB_KERNMOUNT	(1UL << 22)	/* an internal mount: pipes, sockets, memfds... */
 #define PTRACE_MODE_ATTACH 0x02
 #define S_IFMT		00170000
 #define S_IFCHR		0020000
+#define S_IFREG		0100000
 #define BPF_FS_MAGIC	0xcafe4a11
 #define CGROUP2_SUPER_MAGIC 0x63677270
 #define PROC_SUPER_MAGIC 0x9fa0
@@ -732,6 +736,7 @@ static __always_inline int check_dentry(__u16 hook, __u8 class, struct dentry *d
  */
 struct open_ctx {
 	struct lab_req req;
+	struct dentry *dir;	/* O_TMPFILE: the directory the file is made in */
 	__u32 classes;		/* a bit per class still to check */
 	int deny;
 };
@@ -746,6 +751,8 @@ static long open_step(__u32 i, void *data)
 	if (!((left >> i) & 1))
 		return 0;
 	o->req.class = i;
+	if (i == LAB_CREATE)
+		o->req.dentry = o->dir;
 	if (check(&o->req)) {
 		o->deny = 1;
 		return 1;
@@ -777,10 +784,17 @@ int BPF_PROG(lab_file_open, struct file *file)
 		 */
 		classes = 1 << LAB_EXEC;
 	} else {
-		if (mode & FMODE_READ)
+		/* O_ACCMODE 3: neither mode, ioctls only; counted as both */
+		if ((mode & FMODE_READ) || (flags & O_ACCMODE) == O_ACCMODE)
 			classes |= 1 << LAB_READ;
-		if (mode & FMODE_WRITE)
+		if ((mode & FMODE_WRITE) || (flags & O_ACCMODE) == O_ACCMODE ||
+		    ((flags & O_TRUNC) && (file->f_inode->i_mode & S_IFMT) == S_IFREG))
 			classes |= 1 << LAB_WRITE;
+		/* O_TMPFILE: a file made in the directory (no inode_create in 6.1) */
+		if (flags & __O_TMPFILE) {
+			classes |= 1 << LAB_CREATE;
+			o.dir = dentry->d_parent;
+		}
 	}
 	o.classes = classes ? classes : 1 << LAB_SELF;
 	/* up to the highest class asked: a read-only open is one call */

@@ -29,8 +29,8 @@
 
 /* What each kind of rule needs, written out here rather than taken
  * from compile.c's table. */
-/* exec: file_open too, for exec's opens */
-#define HOOKS_CREATE (BIT(LAB_HOOK_INODE_CREATE) | BIT(LAB_HOOK_INODE_MKDIR) | \
+/* create: file_open too, for O_TMPFILE; exec: file_open, for exec's opens */
+#define HOOKS_CREATE (BIT(LAB_HOOK_FILE_OPEN) | BIT(LAB_HOOK_INODE_CREATE) | BIT(LAB_HOOK_INODE_MKDIR) | \
 		      BIT(LAB_HOOK_INODE_MKNOD) | BIT(LAB_HOOK_INODE_SYMLINK) | \
 		      BIT(LAB_HOOK_INODE_LINK) | BIT(LAB_HOOK_INODE_RENAME))
 #define HOOKS_UNLINK (BIT(LAB_HOOK_INODE_UNLINK) | BIT(LAB_HOOK_INODE_RMDIR) | \
@@ -356,7 +356,7 @@ static void test_create(void **state)
 	assert_slots(e->val.tree, 0, 0, 0, 1, 0);
 	assert_int_equal(e->val.tree_deny, 1u << LAB_CREATE);
 	assert_int_equal(c.hooks, HOOKS_CREATE);
-	assert_int_equal(__builtin_popcountll(c.hooks), 6);
+	assert_int_equal(__builtin_popcountll(c.hooks), 7);
 }
 
 static void test_unlink(void **state)
@@ -656,7 +656,7 @@ static void test_self_protection(void **state)
 	assert_int_equal(c.hooks, BIT(LAB_HOOK_PTRACE_ACCESS) | BIT(LAB_HOOK_PTRACE_TRACEME));
 	keep_self_protection = false;
 	assert_string_equal(hook_rule_kinds(LAB_HOOK_FILE_OPEN),
-			    "read, write, exec, self_protection");
+			    "read, write, exec, create, self_protection");
 }
 
 static void test_audit(void **state)
@@ -759,7 +759,7 @@ static void test_hook_names(void **state)
 	assert_non_null(strstr(hook_rule_kinds(LAB_HOOK_INODE_LINK), "unlink"));
 	assert_string_equal(hook_rule_kinds(LAB_HOOK_INODE_LINK), "create, unlink");
 	assert_string_equal(hook_rule_kinds(LAB_HOOK_FILE_OPEN),
-			    "read, write, exec, self_protection");
+			    "read, write, exec, create, self_protection");
 	assert_string_equal(hook_rule_kinds(LAB_HOOK_BPRM_CHECK), "exec");
 	assert_string_equal(hook_rule_kinds(LAB_HOOK_SOCKET_SENDMSG), "connect");
 	assert_string_equal(hook_rule_kinds(LAB_HOOK_INODE_MKDIR), "create");

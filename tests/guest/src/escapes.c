@@ -26,9 +26,16 @@
  * 127.0.0.0/8 alone (IPv4-mapped IPv6 addresses, 0.0.0.0) and a bind
  * rule. A summary of every attempt and its result ends the output.
  *
+ * A fourth policy, in a fourth cgroup, has the rules the other doors
+ * to creating and writing need (issue #12): a files create deny on a
+ * directory (O_TMPFILE, linkat of an O_TMPFILE), a write deny (O_TRUNC
+ * on a read-only open), a read and write deny (open mode 3), under an
+ * exec allow-list of the directory.
+ *
  * On stock 6.1 with the cgroup backend (10 lsm_cgroup hook slots) the
  * policies go without self-protection, and leaving the cgroup is a
- * documented limit there.
+ * documented limit there; the fourth policy is applied after the other
+ * three are detached, its create rule alone needing 7 hooks.
  *
  * The files live on the ext4 scratch disk (/dev/vda) when there is
  * one, so that a second mount of the same filesystem and the raw block
@@ -109,7 +116,7 @@ static char yama_saved[8];
 static char poke_target[64] = "outsider memory, untouched";
 
 static struct {
-	char main[NLEN], list[NLEN], v4[NLEN], ctl[NLEN];
+	char main[NLEN], list[NLEN], v4[NLEN], ctl[NLEN], more[NLEN];
 } cg;
 
 static struct {
@@ -127,6 +134,7 @@ static struct {
 	char ldso_copy[NLEN];	/* a copy of ld.so, exec denied; short: a PT_INTERP */
 	char interp_dyn[PLEN];	/* bpftool, its PT_INTERP patched to ldso_copy */
 	char read_denied[PLEN];	/* busybox, read denied and exec allowed */
+	char nocreate[PLEN], wprot[PLEN], rwprot[PLEN];	/* the fourth policy's */
 } f;
 
 struct policy_file {
@@ -135,7 +143,7 @@ struct policy_file {
 	bool applied;
 };
 
-static struct policy_file pol_main, pol_list, pol_v4;
+static struct policy_file pol_main, pol_list, pol_v4, pol_more;
 
 /* Run by probe() before each fork, when set: what must happen outside first. */
 static void (*pre_probe)(void);
@@ -812,6 +820,95 @@ static int p_read_any(const void *path)
 		err = errno ? errno : EIO;
 	close(fd);
 	return err;
+}
+
+/* O_TMPFILE in @dir: write busybox there, reopen it read-only, run it as echo. */
+static int p_tmpfile_exec(const void *dir)
+{
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0755), ro, status;
+	char proc[64], out[1024];
+	size_t len;
+	void *buf;
+
+	if (fd < 0)
+		return errno;
+	buf = slurp(BUSYBOX, &len);
+	if (!buf || write(fd, buf, len) != (ssize_t)len) {
+		free(buf);
+		close(fd);
+		return BROKEN;
+	}
+	free(buf);
+	/* a writable descriptor would make the exec ETXTBSY */
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	ro = open(proc, O_RDONLY | O_CLOEXEC);
+	close(fd);
+	if (ro < 0)
+		return errno;
+	status = run_prog(NULL, ro, echo_argv, out, sizeof(out));
+	close(ro);
+	return prog_verdict(status, out, RAN_MARK);
+}
+
+/* An O_TMPFILE made in the work dir, linkat()'d into the create-denied dir, read there. */
+static int p_tmpfile_link(const void *arg)
+{
+	int fd = open(f.work, O_TMPFILE | O_RDWR | O_CLOEXEC, 0644), err;
+	char proc[64], to[BLEN], text[64];
+
+	(void)arg;
+	if (fd < 0)
+		return errno;
+	snprintf(text, sizeof(text), MARK "tmpfile\n");
+	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
+		close(fd);
+		return BROKEN;
+	}
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	snprintf(to, sizeof(to), "%s/linked-%d", f.nocreate, getpid());
+	if (linkat(AT_FDCWD, proc, AT_FDCWD, to, AT_SYMLINK_FOLLOW)) {
+		err = errno;
+	} else {
+		err = read_path(to, O_RDONLY);
+		unlink(to);
+	}
+	close(fd);
+	return err;
+}
+
+/* pre_probe: the write-denied file has its content again. */
+static void refill_wprot(void)
+{
+	char text[128];
+
+	snprintf(text, sizeof(text), MARK "%s:write-protected\n", backend);
+	if (put_str(f.wprot, text, 0644))
+		tap_note("refill %s: %s", f.wprot, strerror(errno));
+}
+
+/* open(@path, O_RDONLY | O_TRUNC): 0 when it opened and emptied the file. */
+static int p_trunc_rdonly(const void *path)
+{
+	int fd = open(path, O_RDONLY | O_TRUNC | O_CLOEXEC);
+	struct stat st;
+	int err;
+
+	if (fd < 0)
+		return errno;
+	err = fstat(fd, &st) ? errno : st.st_size ? EBADMSG : 0;
+	close(fd);
+	return err;
+}
+
+/* open(@path, 3): O_ACCMODE 3, neither read nor write, ioctls only. */
+static int p_open_mode3(const void *path)
+{
+	int fd = open(path, 3 | O_CLOEXEC);
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
 }
 
 static int p_proc_root(const void *path)
@@ -1575,6 +1672,7 @@ static void make_names(void)
 	snprintf(cg.list, sizeof(cg.list), "esc-%s-list", backend);
 	snprintf(cg.v4, sizeof(cg.v4), "esc-%s-v4", backend);
 	snprintf(cg.ctl, sizeof(cg.ctl), "esc-%s-ctl", backend);
+	snprintf(cg.more, sizeof(cg.more), "esc-%s-more", backend);
 
 	snprintf(f.mnt, sizeof(f.mnt), "/tmp/esc-%s", backend);
 	snprintf(f.dir, sizeof(f.dir), "%s/esc-%s", f.mnt, backend);
@@ -1603,6 +1701,9 @@ static void make_names(void)
 	snprintf(f.ldso_copy, sizeof(f.ldso_copy), "%s/ld", f.mnt);
 	snprintf(f.interp_dyn, sizeof(f.interp_dyn), "%s/bin/interp-dyn", d);
 	snprintf(f.read_denied, sizeof(f.read_denied), "%s/bin/read-denied", d);
+	snprintf(f.nocreate, sizeof(f.nocreate), "%s/nocreate", d);
+	snprintf(f.wprot, sizeof(f.wprot), "%s/wprot", d);
+	snprintf(f.rwprot, sizeof(f.rwprot), "%s/rwprot", d);
 }
 
 /*
@@ -1669,7 +1770,7 @@ static int make_abyss(void)
 static int prepare_files(void)
 {
 	const char *dirs[] = { f.dir, f.vault, f.vault_sub, f.bin, f.work, f.bind_dir,
-			       f.policies };
+			       f.policies, f.nocreate };
 	char text[128];
 	size_t i;
 	int err, fd, blk = 0, bsz = 0;
@@ -1692,6 +1793,7 @@ static int prepare_files(void)
 	err = SECRET(f.secret, "file") ?: SECRET(f.vault_file, "vault") ?:
 	      SECRET(f.vault_deep, "deep") ?: SECRET(f.vault_movable, "movable") ?:
 	      SECRET(f.vault_linkable, "linkable") ?: SECRET(f.vault_handle, "handle") ?:
+	      SECRET(f.wprot, "write-protected") ?: SECRET(f.rwprot, "rw-protected") ?:
 	      put_str(f.vault_script, "#!/bin/sh\necho " MARK "script-ran\n", 0755) ?:
 	      put_str(f.denied_sh, "#!/bin/sh\necho " RAN_MARK "-script\n", 0755) ?:
 	      put_str(f.bind_file, "", 0644) ?:
@@ -1767,7 +1869,7 @@ static int start_helpers(void)
 
 static int make_cgroups(void)
 {
-	const char *names[] = { cg.main, cg.list, cg.v4, cg.ctl };
+	const char *names[] = { cg.main, cg.list, cg.v4, cg.ctl, cg.more };
 	size_t i;
 	int fd;
 
@@ -1842,6 +1944,7 @@ static int write_policies(void)
 	cg_path(pol_main.cgroup, sizeof(pol_main.cgroup), cg.main);
 	cg_path(pol_list.cgroup, sizeof(pol_list.cgroup), cg.list);
 	cg_path(pol_v4.cgroup, sizeof(pol_v4.cgroup), cg.v4);
+	cg_path(pol_more.cgroup, sizeof(pol_more.cgroup), cg.more);
 	return write_policy(&pol_main, "main",
 		"rules:\n"
 		"  - files: %1$s/secret\n"
@@ -1893,7 +1996,24 @@ static int write_policies(void)
 		"  - network: bind\n"
 		"    family: inet\n"
 		"    ports: %d\n"
-		"    action: deny\n", PORT_BIND);
+		"    action: deny\n", PORT_BIND) ?:
+	       /* issue #12's other doors: an exec allow-list of a directory nothing may be made in */
+	       write_policy(&pol_more, "more",
+		"default: deny\n"
+		"rules:\n"
+		"  - exec: %1$s/nocreate/**\n"
+		"    action: allow\n"
+		"  - exec: /bin/**\n"
+		"    action: allow\n"
+		"  - files: %1$s/nocreate/**\n"
+		"    access: create\n"
+		"    action: deny\n"
+		"  - files: %1$s/wprot\n"
+		"    access: write\n"
+		"    action: deny\n"
+		"  - files: %1$s/rwprot\n"
+		"    access: [read, write]\n"
+		"    action: deny\n", f.dir);
 }
 
 static bool apply(struct policy_file *p)
@@ -2335,6 +2455,44 @@ static void test_exec_opens(void)
 		"file_open, exact read rule", p_read_any, f.read_denied);
 }
 
+/*
+ * The other doors to creating and writing (issue #12, 11 and 8), under the
+ * fourth policy. On stock's 10 hook slots the other policies go first.
+ */
+static void test_more(void)
+{
+	const char *o = cg.more;
+	size_t len = 0;
+	void *buf;
+
+	tap_note("--- %s: exec allowed in %s/** and /bin/** (default deny), nothing made in it; "
+		 "%s write denied; %s read and write denied", o, f.nocreate, f.wprot, f.rwprot);
+	if (reduced) {
+		tap_note("stock 6.1: the other policies are detached first, for the hook slots");
+		detach(&pol_main);
+		detach(&pol_list);
+		detach(&pol_v4);
+		pol_main.applied = pol_list.applied = pol_v4.applied = false;
+	}
+	if (!apply(&pol_more))
+		return;
+	attempt(o, HOLD, true, "O_TMPFILE in the create-denied, exec-allowed dir: write a "
+		"program there, run it", "file_open: O_TMPFILE is a create in the directory "
+		"(6.1's vfs_tmpfile calls no inode_create)", p_tmpfile_exec, f.nocreate);
+	attempt(o, HOLD, true, "linkat() an O_TMPFILE made in another dir into the "
+		"create-denied dir", "inode_link: a create of the new name", p_tmpfile_link, NULL);
+	pre_probe = refill_wprot;
+	attempt(o, HOLD, true, "open(O_RDONLY | O_TRUNC) a write-denied file, emptying it",
+		"file_open: O_TRUNC is a write", p_trunc_rdonly, f.wprot);
+	pre_probe = NULL;
+	buf = slurp(f.wprot, &len);
+	tap_result(buf && len > 0, "the write-denied file still has its %zu bytes", len);
+	free(buf);
+	attempt(o, HOLD, true, "open(path, 3) of a read- and write-denied file (O_ACCMODE 3: "
+		"ioctls only)", "file_open: mode 3 counts as read and write", p_open_mode3,
+		f.rwprot);
+}
+
 /* --- summary and cleanup ----------------------------------------------- */
 
 static void summary(void)
@@ -2394,13 +2552,14 @@ static void mounts_left(void)
 
 static void cleanup(void)
 {
-	const char *cgroups[] = { cg.main, cg.list, cg.v4, cg.ctl };
+	const char *cgroups[] = { cg.main, cg.list, cg.v4, cg.ctl, cg.more };
 	size_t i;
 	int rc, failed = 0;
 
 	detach(&pol_main);
 	detach(&pol_list);
 	detach(&pol_v4);
+	detach(&pol_more);
 	if (pol_main.applied) {
 		rc = probe(cg.main, p_read, f.secret);
 		tap_result(rc == 0, "detached: the secret reads again in %s (got %s)", cg.main,
@@ -2478,6 +2637,7 @@ int main(int argc, char **argv)
 	test_allow_list();
 	test_network();
 	test_ptrace();
+	test_more();
 	summary();
 out:
 	cleanup();
