@@ -38,7 +38,10 @@
 #define S_IFCHR		0020000
 #define S_IFREG		0100000
 #define BPF_FS_MAGIC	0xcafe4a11
+#define CGROUP_SUPER_MAGIC 0x27e0eb
 #define CGROUP2_SUPER_MAGIC 0x63677270
+#define BINFMTFS_MAGIC	0x42494e4d
+#define SYSFS_MAGIC	0x62656572
 #define PROC_SUPER_MAGIC 0x9fa0
 #define CLONE_INTO_CGROUP 0x200000000ULL
 #define MEM_MAJOR	1		/* /dev/mem 1:1, /dev/kmem 1:2, /dev/port 1:4 */
@@ -393,7 +396,8 @@ static __always_inline int task_inside(const struct lab_conf *conf, struct task_
 
 /*
  * Self-protection at open: a cgroup's files outside the subtree (moving
- * a task out through cgroup.procs), kernel memory, sysrq and sysctls.
+ * a task out through cgroup.procs), kernel memory, sysrq and sysctls, and
+ * the files that make the kernel run a program as root outside.
  */
 static __always_inline int name_is(struct dentry *d, const char *want, int len)
 {
@@ -444,6 +448,15 @@ static __always_inline __u8 self_at_open(struct file *file, struct cgroup **cgro
 		*cgroup = BPF_CORE_READ(kn, priv);	/* i_private is a void * */
 		return LAB_SELF_CGROUP;
 	}
+	/*
+	 * Files by which the kernel runs a program of the writer's choosing,
+	 * as root, outside every cgroup: a cgroup v1 hierarchy's
+	 * release_agent (and notify_on_release), binfmt_misc's register,
+	 * sysfs' uevent_helper.
+	 */
+	if ((mode & FMODE_WRITE) && (magic == CGROUP_SUPER_MAGIC || magic == BINFMTFS_MAGIC ||
+				     (magic == SYSFS_MAGIC && name_is(d, "uevent_helper", 13))))
+		return LAB_SELF_DENY;
 	if (magic != PROC_SUPER_MAGIC)
 		return 0;
 	grand = parent->d_parent;
