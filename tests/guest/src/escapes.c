@@ -131,7 +131,7 @@ static struct {
 	char bin_copy[NLEN];	/* a copy in /bin, which the allow-list allows */
 	char abyss[PLEN + 2 * ABYSS_DEPTH + 16];	/* a secret ABYSS_DEPTH dirs below vault */
 	char vault_handle[PLEN];	/* opened by handle, its dentry evicted */
-	char ldso_copy[NLEN];	/* a copy of ld.so, exec denied; short: a PT_INTERP */
+	char ldso_copy[PLEN];	/* a copy of ld.so, exec denied; short: a PT_INTERP */
 	char interp_dyn[PLEN];	/* bpftool, its PT_INTERP patched to ldso_copy */
 	char read_denied[PLEN];	/* busybox, read denied and exec allowed */
 	char nocreate[PLEN], wprot[PLEN], rwprot[PLEN];	/* the fourth policy's */
