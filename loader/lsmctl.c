@@ -260,6 +260,12 @@ static int apply_policy(const char *file, const char *cgroup, enum backend backe
 		rc = fail("cgroup %s: %s", cgroup, strerror(errno));
 		goto out_compiled;
 	}
+	/* the cgroup attached to is the one resolved: not one made again at its path */
+	if (fstat(cgfd, &st) || st.st_ino != cgid) {
+		rc = fail("cgroup %s was removed and made again while applying: nothing was changed",
+			  cgroup);
+		goto out_cgfd;
+	}
 	if (store_open(true, err, sizeof(err))) {
 		rc = fail("%s", err);
 		goto out_cgfd;
@@ -815,6 +821,24 @@ static void write_file(const char *dir, const char *name, const char *value)
 	close(fd);
 }
 
+/* Has the cgroup @dir, or one below it, a task (cgroup.events)? */
+static int cgroup_populated(const char *dir)
+{
+	char path[PATH_MAX], line[64];
+	int populated = 1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cgroup.events", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return errno != ENOENT;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "populated ", 10))
+			populated = atoi(line + 10) != 0;
+	fclose(f);
+	return populated;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	char parent[PATH_MAX - 64], cg[PATH_MAX];
@@ -857,8 +881,17 @@ static int cmd_run(int argc, char **argv)
 			;
 		rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	}
-	detach_policy(cg, 1);
+	/*
+	 * What CMD left behind is killed under the policy, and only then is
+	 * the policy taken off: the other way round, a task left running
+	 * could leave the cgroup between the two.
+	 */
 	write_file(cg, "cgroup.kill", "1");
+	for (tries = 0; cgroup_populated(cg) && tries < 100; tries++)
+		usleep(50 * 1000);
+	if (cgroup_populated(cg))
+		return fail("%s: tasks still running after cgroup.kill: the policy stays", cg);
+	detach_policy(cg, 1);
 	for (tries = 0; rmdir(cg) && errno == EBUSY && tries < 100; tries++)
 		usleep(50 * 1000);
 	return rc;

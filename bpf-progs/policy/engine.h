@@ -86,7 +86,10 @@ enum lab_hook {
 	X(sb_mount)			\
 	X(sb_umount)			\
 	X(move_mount)			\
-	X(capable)
+	X(capable)			\
+	X(locked_down)			\
+	X(task_prlimit)			\
+	X(path_notify)
 
 #define LAB_GUARD_ENUM(hook)	LAB_GUARD_##hook,
 enum lab_guard_hook {

@@ -40,7 +40,20 @@
 #define SIOCSPGRP		0x8902
 #define S_IFMT			00170000
 #define S_IFCHR			0020000
+#define CAP_SYS_MODULE		16
+#define CAP_SYS_RAWIO		17
 #define CAP_SYS_ADMIN		21
+#define CAP_SYS_BOOT		22
+#define CAP_SYS_TTY_CONFIG	26
+#define NR_SWAPON		167
+#define NR_SWAPOFF		168
+#define LSM_PRLIMIT_WRITE	2
+#define FS_PERM_EVENTS		0x00070000	/* FS_OPEN_PERM, FS_ACCESS_PERM, FS_OPEN_EXEC_PERM */
+#define PTRACE_MODE_NOAUDIT	0x04
+#define TIOCSCTTY		0x540E
+#define TIOCCONS		0x541D
+#define TIOCVHANGUP		0x5437
+#define CGROUP2_SUPER_MAGIC	0x63677270
 #define X32_SYSCALL_BIT		0x40000000
 /* the new mount API, the same numbers on x86-64 and i386 */
 #define NR_OPEN_TREE		428
@@ -79,13 +92,16 @@ enum guard_ask {
 	GUARD_DENY,		/* anything inside a guarded subtree */
 	GUARD_TARGET,		/* a task outside the subtree */
 	GUARD_SIGNAL,		/* a signal outside, unless signal: allow */
+	GUARD_CGROUP,		/* a cgroup outside the subtree */
 };
 
 struct guard_req {
 	__u16 hook;		/* enum lab_guard_hook */
 	__u8 ask;		/* enum guard_ask */
+	__u8 quiet;		/* no event: the caller asked for none (NOAUDIT) */
 	__u32 number;		/* a command, signal or mode, for the event */
 	struct task_struct *target;
+	struct cgroup *cgroup;	/* GUARD_CGROUP */
 	struct dentry *dentry;
 };
 
@@ -125,6 +141,7 @@ static __always_inline void guard_report(const struct lab_guard *g, const struct
 static __always_inline int guard_denies(const struct lab_guard *g, const struct guard_req *req)
 {
 	struct task_struct *target;
+	struct cgroup *cgroup;
 
 	switch (req->ask) {
 	case GUARD_DENY:
@@ -136,6 +153,9 @@ static __always_inline int guard_denies(const struct lab_guard *g, const struct 
 	case GUARD_TARGET:
 		target = req->target;
 		return !task_below(g->cgroup_id, g->level, target);
+	case GUARD_CGROUP:
+		cgroup = req->cgroup;
+		return !cgroup_below(g->cgroup_id, g->level, cgroup);
 	}
 	return 1;
 }
@@ -167,7 +187,8 @@ static long guard_step(__u32 level, void *data)
 	g = bpf_map_lookup_elem(&guarded, &id);
 	if (!g || !guard_denies(g, c->req))
 		return 0;
-	guard_report(g, c->req);
+	if (!c->req->quiet)
+		guard_report(g, c->req);
 	if (!(g->flags & LAB_AUDIT))
 		c->deny = 1;
 	return 0;
@@ -264,10 +285,26 @@ static __always_inline int guard_bpffs(__u16 hook, struct dentry *dentry)
 	return guard_deny(hook, 0, dentry);
 }
 
+/*
+ * A cgroup outside the subtree is not the task's to make or remove: an
+ * empty one may carry a policy its tasks are not in yet.
+ */
+static __always_inline int guard_cgroup_dir(__u16 hook, struct inode *dir, struct dentry *dentry)
+{
+	struct kernfs_node *kn;
+	struct guard_req req = { .hook = hook, .ask = GUARD_CGROUP, .dentry = dentry };
+
+	if (dir->i_sb->s_magic != CGROUP2_SUPER_MAGIC)
+		return guard_bpffs(hook, dentry);
+	kn = dir->i_private;	/* the folder's kernfs node, whose priv is its cgroup */
+	req.cgroup = BPF_CORE_READ(kn, priv);
+	return guard(&req);
+}
+
 SEC("lsm/inode_mkdir")
 int BPF_PROG(guard_inode_mkdir, struct inode *dir, struct dentry *dentry, umode_t mode)
 {
-	return guard_bpffs(LAB_GUARD_inode_mkdir, dentry);
+	return guard_cgroup_dir(LAB_GUARD_inode_mkdir, dir, dentry);
 }
 
 SEC("lsm/inode_symlink")
@@ -292,7 +329,7 @@ int BPF_PROG(guard_inode_unlink, struct inode *dir, struct dentry *dentry)
 SEC("lsm/inode_rmdir")
 int BPF_PROG(guard_inode_rmdir, struct inode *dir, struct dentry *dentry)
 {
-	return guard_bpffs(LAB_GUARD_inode_rmdir, dentry);
+	return guard_cgroup_dir(LAB_GUARD_inode_rmdir, dir, dentry);
 }
 
 /* (a rename stays on one filesystem: the old name tells) */
@@ -362,7 +399,14 @@ static __always_inline int guard_ioctl(__u16 hook, struct file *file, unsigned i
 	switch (cmd) {
 	case TIOCSTI:
 	case TIOCLINUX:
+	case TIOCVHANGUP:	/* SIGHUP to the terminal's session */
+	case TIOCCONS:		/* the console's output */
 		return guard_deny(hook, cmd, NULL);
+	case TIOCSCTTY:
+		/* 1: steal a terminal that is another session's */
+		if (arg == 1)
+			return guard_deny(hook, cmd, NULL);
+		break;
 	case FIOSETOWN:
 	case SIOCSPGRP:
 		bpf_probe_read_user(&pid, sizeof(pid), (void *)arg);
@@ -387,17 +431,23 @@ int BPF_PROG(guard_file_ioctl_compat, struct file *file, unsigned int cmd, unsig
 }
 
 /*
- * Tasks outside: attaching (PTRACE_ATTACH, /proc/PID/mem, pidfd_getfd,
- * process_vm_*), and the checks made with the caller's real
- * credentials (kcmp, get_robust_list). Reading /proc/PID files is a
- * PTRACE_MODE_READ_FSCREDS check, and stays allowed.
+ * Tasks outside, in any mode: attaching (PTRACE_ATTACH, /proc/PID/mem,
+ * pidfd_getfd, process_vm_*), and reading, which opens more than it
+ * says: /proc/PID/fd/N and map_files reopen a task's pipes, memfds and
+ * terminal for writing, /proc/PID/ns/ and pidfds enter its namespaces,
+ * kcmp, process_madvise. (ps still works: /proc/PID/stat, status and
+ * cmdline ask no ptrace check, or a NOAUDIT one that only hides some
+ * fields, and is not reported.)
  */
 SEC("lsm/ptrace_access_check")
 int BPF_PROG(guard_ptrace_access_check, struct task_struct *child, unsigned int mode)
 {
-	if (!(mode & (PTRACE_MODE_ATTACH | PTRACE_MODE_REALCREDS)))
-		return 0;
-	return guard_target(LAB_GUARD_ptrace_access_check, GUARD_TARGET, mode, child);
+	struct guard_req req = {
+		.hook = LAB_GUARD_ptrace_access_check, .ask = GUARD_TARGET, .number = mode,
+		.target = child, .quiet = !!(mode & PTRACE_MODE_NOAUDIT),
+	};
+
+	return guard(&req);
 }
 
 SEC("lsm/task_kill")
@@ -481,12 +531,54 @@ int BPF_PROG(guard_capable, const struct cred *cred, struct user_namespace *ns, 
 	struct pt_regs *regs;
 	long nr;
 
+	/*
+	 * The machine's: raw I/O (iopl, ioperm, MSRs), modules, reboot and
+	 * kexec, a terminal's hangup (vhangup) and the console.
+	 */
+	if (cap == CAP_SYS_RAWIO || cap == CAP_SYS_MODULE || cap == CAP_SYS_BOOT ||
+	    cap == CAP_SYS_TTY_CONFIG)
+		return guard_deny(LAB_GUARD_capable, cap, NULL);
 	if (cap != CAP_SYS_ADMIN)
 		return 0;
 	regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
 	nr = BPF_CORE_READ(regs, orig_ax) & ~X32_SYSCALL_BIT;
+	/* and swap, where pages of tasks outside are written */
 	if (nr != NR_OPEN_TREE && nr != NR_FSOPEN && nr != NR_FSMOUNT && nr != NR_FSPICK &&
-	    nr != NR_MOUNT_SETATTR)
+	    nr != NR_MOUNT_SETATTR && nr != NR_SWAPON && nr != NR_SWAPOFF)
 		return 0;
 	return guard_deny(LAB_GUARD_capable, (__u32)nr, NULL);
+}
+
+/*
+ * Whatever the kernel's lockdown would refuse, a guarded task is
+ * refused: PCI config space and BARs, I/O ports, MSRs, ACPI tables,
+ * hibernation images, kexec, debugfs, tracefs, kprobes, /dev/mem and
+ * kcore, perf's kernel side: ways to write or read the kernel under
+ * every policy.
+ */
+SEC("lsm/locked_down")
+int BPF_PROG(guard_locked_down, enum lockdown_reason what)
+{
+	if (what == LOCKDOWN_NONE)
+		return 0;
+	return guard_deny(LAB_GUARD_locked_down, what, NULL);
+}
+
+/* Another task's limits: RLIMIT_CPU of 0 kills it, RLIMIT_NOFILE cripples it. */
+SEC("lsm/task_prlimit")
+int BPF_PROG(guard_task_prlimit, const struct cred *cred, const struct cred *tcred,
+	     unsigned int flags)
+{
+	if (!(flags & LSM_PRLIMIT_WRITE))
+		return 0;
+	return guard_deny(LAB_GUARD_task_prlimit, flags, NULL);
+}
+
+/* fanotify permission events: an answer, or none, for every task's opens. */
+SEC("lsm/path_notify")
+int BPF_PROG(guard_path_notify, const struct path *path, u64 mask, unsigned int obj_type)
+{
+	if (!(mask & FS_PERM_EVENTS))
+		return 0;
+	return guard_deny(LAB_GUARD_path_notify, (__u32)mask, path->dentry);
 }

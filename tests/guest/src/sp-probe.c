@@ -19,6 +19,10 @@
  *                              map pinned at PATH (found read-only)
  *   sp-probe socket FAMILY     socket(FAMILY, SOCK_DGRAM, 0): for a family
  *                              no module has registered, a module request
+ *   sp-probe cad-on            reboot(LINUX_REBOOT_CMD_CAD_ON): harmless,
+ *                              and CAP_SYS_BOOT's like a reboot
+ *   sp-probe prlimit PID       prlimit(PID, RLIMIT_CORE, 0): another task's
+ *                              limits (RLIMIT_CPU would kill it)
  *
  * SIGIO is ignored here, so that an owner set to this process survives.
  */
@@ -34,6 +38,8 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/ioctl.h>
+#include <sys/reboot.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <termios.h>
@@ -166,6 +172,18 @@ static int try_socket(int family)
 	return 0;
 }
 
+static int cad_on(void)
+{
+	return reboot(RB_ENABLE_CAD) ? errno : 0;
+}
+
+static int try_prlimit(pid_t pid)
+{
+	struct rlimit none = { 0, 0 };
+
+	return prlimit(pid, RLIMIT_CORE, &none, NULL) ? errno : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "";
@@ -195,9 +213,14 @@ int main(int argc, char **argv)
 		err = perf(atoi(arg));
 	else if (argc == 3 && !strcmp(what, "socket"))
 		err = try_socket(atoi(arg));
+	else if (argc == 2 && !strcmp(what, "cad-on"))
+		err = cad_on();
+	else if (argc == 3 && !strcmp(what, "prlimit"))
+		err = try_prlimit(atoi(arg));
 	else {
 		fprintf(stderr, "usage: sp-probe objget|objget-ro|mapid-rw|flock PATH | "
-			"setown|setown-ex|fiosetown|perf PID | tty-async | tiocsti | socket FAMILY\n");
+			"setown|setown-ex|fiosetown|perf|prlimit PID | tty-async | tiocsti | cad-on | "
+			"socket FAMILY\n");
 		return 2;
 	}
 	printf("sp-probe: %s %s: %s\n", what, arg, err ? strerror(err) : "ok");

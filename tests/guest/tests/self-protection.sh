@@ -215,6 +215,32 @@ held "O_ASYNC on a terminal (SIGIO to its foreground group)" "$P tty-async"
 held "perf_event_open on a task outside" "$P perf $outsider"
 held "TIOCSTI into a terminal opened for ioctl only" "$P tiocsti"
 
+# reading tasks outside opens more than it says (/proc/PID/fd, ns, environ)
+in_ctl "cat /proc/$outsider/environ" >/dev/null 2>&1 && ok "control: /proc/PID/environ of a task outside" ||
+	not_ok "control: /proc/PID/environ of a task outside"
+attempt "read /proc/PID/environ of a task outside" "cat /proc/$outsider/environ"
+attempt "read /proc/PID/fd/0's link of a task outside" "readlink /proc/$outsider/fd/0"
+check "ps still works inside" in_cg "ps >/dev/null"
+held "prlimit on a task outside" "$P prlimit $outsider"
+
+# the machine: what lockdown guards, reboot's capability, cgroups outside
+held "reboot(2)'s CAP_SYS_BOOT (LINUX_REBOOT_CMD_CAD_ON)" "$P cad-on"
+mkdir -p /tmp/sp/tr
+if mount -t tracefs none /tmp/sp/tr 2>/dev/null; then
+	held "read tracefs (lockdown: every task's trace)" "head -c 1 /tmp/sp/tr/trace >/dev/null"
+	umount /tmp/sp/tr
+else
+	skip "read tracefs (lockdown)" "no tracefs in this kernel"
+fi
+held "make a cgroup outside the subtree" "mkdir /sys/fs/cgroup/sp-$backend-x\$\$"
+rmdir /sys/fs/cgroup/sp-$backend-x* 2>/dev/null
+mkdir -p /sys/fs/cgroup/sp-$backend-e1 /sys/fs/cgroup/sp-$backend-e2
+in_ctl "rmdir /sys/fs/cgroup/sp-$backend-e1" && ok "control: remove an empty cgroup outside" ||
+	not_ok "control: remove an empty cgroup outside"
+attempt_eperm "remove an empty cgroup outside (it may carry a policy)" "rmdir /sys/fs/cgroup/sp-$backend-e2"
+rmdir /sys/fs/cgroup/sp-$backend-e1 /sys/fs/cgroup/sp-$backend-e2 2>/dev/null
+check "make and remove a cgroup inside still works" in_cg "mkdir $cg/inner/x && rmdir $cg/inner/x"
+
 # programs the kernel runs as root in the root cgroup: a module request
 printf '#!/bin/sh\ntouch /tmp/sp/modprobe-ran\n' >/tmp/sp/modprobe
 chmod +x /tmp/sp/modprobe
@@ -238,6 +264,24 @@ unshare -m sh -c "umount -l /sys/fs/cgroup && $L list" >/dev/null 2>&1
 listed "after lsmctl ran with no cgroup2 mount"
 unshare -m sh -c "mount -t tmpfs none /sys/fs/cgroup && $L list" >/dev/null 2>&1
 listed "after lsmctl ran with a tmpfs over the cgroup2 mount"
+
+# lsmctl run: what CMD leaves running dies before the policy goes
+cat >/tmp/sp/leaver.sh <<'S'
+while :; do
+	if echo 0 2>/dev/null >/sys/fs/cgroup/cgroup.procs; then
+		touch /tmp/sp/escaped
+		exit
+	fi
+	usleep 1000	# each refusal is an event: keep the ring for the tests after
+done
+S
+printf 'name: sp-run\nrules:\n  - ptrace: deny\n' >/tmp/sp/run.yaml
+rm -f /tmp/sp/escaped
+$L run /tmp/sp/run.yaml --backend $backend -- sh -c "sh /tmp/sp/leaver.sh & sleep 1" >/dev/null 2>&1
+sleep 1
+[ -e /tmp/sp/escaped ] && not_ok "lsmctl run: a task CMD left behind got out as the run ended" ||
+	ok "lsmctl run: a task CMD left behind did not get out as the run ended"
+$L events --timeout 1 >/dev/null 2>&1	# drained, for the next test
 
 # self_protection: off gives all of that back
 printf 'name: sp-off\nself_protection: off\nrules:\n  - ptrace: deny\n' >/tmp/sp/off.yaml
