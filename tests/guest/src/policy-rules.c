@@ -56,8 +56,9 @@ static const char *backend = "cgroup";
 /*
  * Stock 6.1 gives lsm_cgroup programs 10 hook slots system-wide: there
  * the cgroup backend is tested on the rule kinds that fit in 10 hooks
- * (files read, write, exec; network; ptrace; signal; capability), with
- * self-protection off, and lsmctl-budget shows the rest being refused.
+ * (files read, write, exec; network; ptrace; signal; capability; and
+ * self-protection, whose own part is at file_open), and lsmctl-budget
+ * shows the rest being refused.
  */
 static bool reduced;
 static char comm[16];		/* ours, which the probes inherit */
@@ -371,9 +372,6 @@ static int write_policy(struct policy_file *p, const char *name, const char *fmt
 	if (!fp)
 		return -1;
 	fprintf(fp, "name: %s\n", p->name);
-	/* self-protection's own 9 hooks do not fit in stock's 10 as well */
-	if (reduced)
-		fprintf(fp, "self_protection: off\n");
 	va_start(ap, fmt);
 	ok = vfprintf(fp, fmt, ap) > 0;
 	va_end(ap);
