@@ -168,6 +168,14 @@ static void put(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* "/" and two stars after a subtree rule's path; after "/" itself, the stars. */
+static const char *subtree_suffix(const struct policy_rule *r)
+{
+	if (!r->file.subtree)
+		return "";
+	return strcmp(r->file.path, "/") ? "/**" : "**";
+}
+
 /* What a rule looks like in show, stats and events: one line, YAML-ish. */
 static void describe(const struct policy_rule *r, char *buf, size_t len)
 {
@@ -181,11 +189,11 @@ static void describe(const struct policy_rule *r, char *buf, size_t len)
 			if (r->file.access & (1u << i))
 				snprintf(access + strlen(access), sizeof(access) - strlen(access),
 					 "%s%s", access[0] ? "," : "", class_names[i]);
-		put(buf, len, "files %s%s %s %s", r->file.path, r->file.subtree ? "/**" : "",
+		put(buf, len, "files %s%s %s %s", r->file.path, subtree_suffix(r),
 			 access, r->deny ? "deny" : "allow");
 		return;
 	case RULE_EXEC:
-		put(buf, len, "exec %s%s %s", r->file.path, r->file.subtree ? "/**" : "",
+		put(buf, len, "exec %s%s %s", r->file.path, subtree_suffix(r),
 			 r->deny ? "deny" : "allow");
 		return;
 	case RULE_NETWORK:

@@ -713,6 +713,12 @@ static void test_rule_texts(void **state)
 		assert_string_equal(c.rules[i].text, want[i]);
 		assert_int_equal(c.rules[i].line, lines[i]);
 	}
+
+	/* the root's subtree is written as such, with one slash */
+	compile_ok("name: t\nrules:\n  - files: /**\n    access: read\n    action: allow\n"
+		   "  - exec: /**\n    action: allow\n");
+	assert_string_equal(c.rules[0].text, "files /** read allow");
+	assert_string_equal(c.rules[1].text, "exec /** allow");
 }
 
 /* A text longer than RULE_TEXT_MAX is cut short, and still a string. */
