@@ -42,6 +42,11 @@
 #define CGROUP2_SUPER_MAGIC 0x63677270
 #define BINFMTFS_MAGIC	0x42494e4d
 #define SYSFS_MAGIC	0x62656572
+#define SECURITYFS_MAGIC 0x73636673
+#define CONFIGFS_MAGIC	0x62656570
+#define DEBUGFS_MAGIC	0x64626720
+#define TRACEFS_MAGIC	0x74726163
+#define S_IFBLK		0060000
 #define PROC_SUPER_MAGIC 0x9fa0
 #define CLONE_INTO_CGROUP 0x200000000ULL
 #define MEM_MAJOR	1		/* /dev/mem 1:1, /dev/kmem 1:2, /dev/port 1:4 */
@@ -413,7 +418,23 @@ static __always_inline int name_is(struct dentry *d, const char *want, int len)
 	return 1;
 }
 
-/* What self-protection asks of opening @file: LAB_SELF_DENY, _CGROUP or 0. */
+/* The pid a /proc folder is named after, or 0 when its name is no number. */
+static __always_inline __u32 proc_pid_of(struct dentry *d)
+{
+	char name[12] = {};
+	__u32 pid = 0;
+	int i;
+
+	bpf_probe_read_kernel_str(name, sizeof(name), d->d_name.name);
+	for (i = 0; i < (int)sizeof(name) - 1 && name[i]; i++) {
+		if (name[i] < '0' || name[i] > '9')
+			return 0;
+		pid = pid * 10 + (name[i] - '0');
+	}
+	return pid;
+}
+
+/* What self-protection asks of opening @file: LAB_SELF_DENY, _CGROUP, _LIMIT or 0. */
 static __always_inline __u8 self_at_open(struct file *file, struct cgroup **cgroup)
 {
 	struct dentry *d = file->f_path.dentry, *parent, *grand;
@@ -422,6 +443,7 @@ static __always_inline __u8 self_at_open(struct file *file, struct cgroup **cgro
 	unsigned long magic = d->d_sb->s_magic;
 	struct kernfs_node *kn;
 	dev_t rdev;
+	__u32 pid;
 
 	if (!inode)
 		return 0;
@@ -432,6 +454,9 @@ static __always_inline __u8 self_at_open(struct file *file, struct cgroup **cgro
 			return LAB_SELF_DENY;
 		return 0;
 	}
+	/* a disk's blocks: every file on it, past every file rule */
+	if ((inode->i_mode & S_IFMT) == S_IFBLK)
+		return LAB_SELF_DENY;
 	parent = d->d_parent;
 	if (magic == CGROUP2_SUPER_MAGIC && (mode & FMODE_WRITE)) {
 		/*
@@ -446,16 +471,27 @@ static __always_inline __u8 self_at_open(struct file *file, struct cgroup **cgro
 		/* the folder's kernfs node, whose priv is its cgroup */
 		kn = parent->d_inode->i_private;
 		*cgroup = BPF_CORE_READ(kn, priv);	/* i_private is a void * */
-		return LAB_SELF_CGROUP;
+		/*
+		 * What a delegated cgroup's owner may write in it (cgroup v2's
+		 * delegation); its limits and the rest are its parent's.
+		 */
+		if (name_is(d, "cgroup.subtree_control", 22) || name_is(d, "cgroup.freeze", 13) ||
+		    name_is(d, "cgroup.kill", 11) || name_is(d, "cgroup.type", 11))
+			return LAB_SELF_CGROUP;
+		return LAB_SELF_LIMIT;
 	}
 	/*
-	 * Files by which the kernel runs a program of the writer's choosing,
-	 * as root, outside every cgroup: a cgroup v1 hierarchy's
-	 * release_agent (and notify_on_release), binfmt_misc's register,
-	 * sysfs' uevent_helper.
+	 * The machine's knobs: files by which the kernel runs a program of
+	 * the writer's choosing, as root, outside every cgroup (a cgroup v1
+	 * hierarchy's release_agent, binfmt_misc's register, sysfs'
+	 * uevent_helper and uevent), and the rest of sysfs (devices, PCI,
+	 * power), securityfs (lockdown, LSM policies), configfs, debugfs and
+	 * tracefs (kprobes, which read every task's memory).
 	 */
-	if ((mode & FMODE_WRITE) && (magic == CGROUP_SUPER_MAGIC || magic == BINFMTFS_MAGIC ||
-				     (magic == SYSFS_MAGIC && name_is(d, "uevent_helper", 13))))
+	if ((mode & FMODE_WRITE) &&
+	    (magic == CGROUP_SUPER_MAGIC || magic == BINFMTFS_MAGIC || magic == SYSFS_MAGIC ||
+	     magic == SECURITYFS_MAGIC || magic == CONFIGFS_MAGIC || magic == DEBUGFS_MAGIC ||
+	     magic == TRACEFS_MAGIC))
 		return LAB_SELF_DENY;
 	if (magic != PROC_SUPER_MAGIC)
 		return 0;
@@ -469,10 +505,19 @@ static __always_inline __u8 self_at_open(struct file *file, struct cgroup **cgro
 		return 0;
 	for (int i = 0; i < 8; i++) {
 		if (grand->d_parent == grand)
-			return name_is(parent, "sys", 3) ? LAB_SELF_DENY : 0;
+			break;
 		parent = grand;
 		grand = grand->d_parent;
 	}
+	if (name_is(parent, "sys", 3))
+		return LAB_SELF_DENY;
+	/*
+	 * /proc/PID/...: another process's oom_score_adj (the OOM killer's
+	 * pick), comm, timerslack_ns, clear_refs, uid_map... Its own only.
+	 */
+	pid = proc_pid_of(parent);
+	if (pid && pid != bpf_get_current_pid_tgid() >> 32)
+		return LAB_SELF_DENY;
 	return 0;
 }
 
@@ -489,6 +534,10 @@ static __always_inline int self_denies(const struct lab_conf *conf, const struct
 		return 1;
 	case LAB_SELF_CGROUP:
 		return !cgroup_inside(conf, cgroup);
+	case LAB_SELF_LIMIT:
+		/* below the policy's cgroup only: its own limits are its parent's */
+		return !cgroup_inside(conf, cgroup) ||
+		       BPF_CORE_READ(cgroup, level) <= (int)conf->cgroup_level;
 	}
 	return 0;
 }

@@ -118,6 +118,7 @@ enum lab_guard_hook {
 /* What self-protection asks of an open (lab_req.self, BPF side). */
 #define LAB_SELF_DENY		1	/* always: /dev/mem, sysctls... */
 #define LAB_SELF_CGROUP		2	/* writes to a cgroup outside the subtree */
+#define LAB_SELF_LIMIT		3	/* a cgroup's limits: its parent's to set */
 #define LAB_SELF_OPEN		5	/* file_open: what the file is tells */
 
 struct lab_conf {

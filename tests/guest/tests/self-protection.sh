@@ -223,6 +223,21 @@ attempt "read /proc/PID/fd/0's link of a task outside" "readlink /proc/$outsider
 check "ps still works inside" in_cg "ps >/dev/null"
 held "prlimit on a task outside" "$P prlimit $outsider"
 
+# another task's /proc files, its own cgroup's limits, the machine's knobs
+held "write oom_score_adj of a task outside" "echo 0 >/proc/$outsider/oom_score_adj"
+check "its own oom_score_adj is still its own" in_cg "echo 0 >/proc/self/oom_score_adj"
+held "raise its own cgroup's limit (cgroup.max.descendants)" "echo max >$cg/cgroup.max.descendants"
+check "limits below its cgroup are still its own" in_cg "echo max >$cg/inner/cgroup.max.descendants"
+held "open a sysfs file for writing (/sys/bus/pci/rescan)" "exec 3>>/sys/bus/pci/rescan"
+held "open securityfs' lockdown for writing" "exec 3>>/sys/kernel/security/lockdown"
+blk=$(cat /sys/block/*/dev 2>/dev/null | head -1)
+if [ -n "$blk" ]; then
+	held "open a block device by a node of its own ($blk)" \
+		"mknod /tmp/sp/blk\$\$ b ${blk%:*} ${blk#*:} && exec 3</tmp/sp/blk\$\$"
+else
+	skip "open a block device by a node of its own" "no block device in this boot"
+fi
+
 # the machine: what lockdown guards, reboot's capability, cgroups outside
 held "reboot(2)'s CAP_SYS_BOOT (LINUX_REBOOT_CMD_CAD_ON)" "$P cad-on"
 mkdir -p /tmp/sp/tr
