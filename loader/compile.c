@@ -40,6 +40,7 @@ static const char *const hook_names[LAB_NR_HOOKS] = {
 	[LAB_HOOK_PTRACE_TRACEME] = "ptrace_traceme",
 	[LAB_HOOK_SB_MOUNT] = "sb_mount",
 	[LAB_HOOK_MOVE_MOUNT] = "move_mount",
+	[LAB_HOOK_SB_UMOUNT] = "sb_umount",
 	[LAB_HOOK_KERNEL_LOAD_DATA] = "kernel_load_data",
 	[LAB_HOOK_KERNEL_READ_FILE] = "kernel_read_file",
 	[LAB_HOOK_TASK_KILL] = "task_kill",
@@ -81,7 +82,9 @@ static const __u64 class_hooks[LAB_NR_CLASSES] = {
 	[LAB_CONNECT] = BIT(LAB_HOOK_SOCKET_CONNECT) | BIT(LAB_HOOK_SOCKET_SENDMSG),
 	[LAB_CAPABILITY] = BIT(LAB_HOOK_CAPABLE),
 	[LAB_PTRACE] = BIT(LAB_HOOK_PTRACE_ACCESS) | BIT(LAB_HOOK_PTRACE_TRACEME),
-	[LAB_MOUNT] = BIT(LAB_HOOK_SB_MOUNT) | BIT(LAB_HOOK_MOVE_MOUNT),
+	/* capable: the new mount API's CAP_SYS_ADMIN check (mount_api.bpf.h) */
+	[LAB_MOUNT] = BIT(LAB_HOOK_SB_MOUNT) | BIT(LAB_HOOK_MOVE_MOUNT) | BIT(LAB_HOOK_SB_UMOUNT) |
+		      BIT(LAB_HOOK_CAPABLE),
 	[LAB_MODULE_LOAD] = BIT(LAB_HOOK_KERNEL_LOAD_DATA) | BIT(LAB_HOOK_KERNEL_READ_FILE),
 	[LAB_SIGNAL] = BIT(LAB_HOOK_TASK_KILL),
 	/* the policy's own part of self-protection; the guard has the rest (POLICY.md) */

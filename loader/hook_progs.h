@@ -22,6 +22,7 @@
 	[LAB_HOOK_PTRACE_TRACEME] = (skel)->progs.lab_ptrace_traceme,	\
 	[LAB_HOOK_SB_MOUNT] = (skel)->progs.lab_sb_mount,		\
 	[LAB_HOOK_MOVE_MOUNT] = (skel)->progs.lab_move_mount,		\
+	[LAB_HOOK_SB_UMOUNT] = (skel)->progs.lab_sb_umount,		\
 	[LAB_HOOK_KERNEL_LOAD_DATA] = (skel)->progs.lab_kernel_load_data, \
 	[LAB_HOOK_KERNEL_READ_FILE] = (skel)->progs.lab_kernel_read_file, \
 	[LAB_HOOK_TASK_KILL] = (skel)->progs.lab_task_kill,		\

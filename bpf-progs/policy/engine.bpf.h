@@ -20,6 +20,7 @@
 #include <bpf/bpf_tracing.h>
 
 #include "engine.h"
+#include "mount_api.bpf.h"
 
 #define EPERM		1
 #define ENOENT		2
@@ -49,6 +50,7 @@
 #define S_IFBLK		0060000
 #define PROC_SUPER_MAGIC 0x9fa0
 #define CLONE_INTO_CGROUP 0x200000000ULL
+#define CAP_SYS_ADMIN	21
 #define MEM_MAJOR	1		/* /dev/mem 1:1, /dev/kmem 1:2, /dev/port 1:4 */
 
 char LICENSE[] SEC("license") = "GPL";
@@ -1058,6 +1060,12 @@ int BPF_PROG(lab_move_mount, const struct path *from_path, const struct path *to
 	return LAB_RET(check_fixed(LAB_HOOK_MOVE_MOUNT, LAB_MOUNT, NULL, 0));
 }
 
+LAB_SEC(sb_umount)
+int BPF_PROG(lab_sb_umount, struct vfsmount *mnt, int flags)
+{
+	return LAB_RET(check_fixed(LAB_HOOK_SB_UMOUNT, LAB_MOUNT, NULL, flags));
+}
+
 LAB_SEC(kernel_load_data)
 int BPF_PROG(lab_kernel_load_data, enum kernel_load_data_id id, bool contents)
 {
@@ -1086,5 +1094,13 @@ int BPF_PROG(lab_task_kill, struct task_struct *p, struct kernel_siginfo *info, 
 LAB_SEC(capable)
 int BPF_PROG(lab_capable, const struct cred *cred, struct user_namespace *ns, int cap)
 {
+	long nr;
+
+	/* the new mount API is a mount (mount_api.bpf.h) */
+	if (cap == CAP_SYS_ADMIN) {
+		nr = current_syscall();
+		if (mount_api_syscall(nr) && check_fixed(LAB_HOOK_CAPABLE, LAB_MOUNT, NULL, nr))
+			return LAB_RET(1);
+	}
 	return LAB_RET(check_fixed(LAB_HOOK_CAPABLE, LAB_CAPABILITY, NULL, cap));
 }

@@ -19,6 +19,7 @@
 #include <bpf/bpf_tracing.h>
 
 #include "engine.h"
+#include "mount_api.bpf.h"
 #include "subtree.bpf.h"
 
 #define EPERM			1
@@ -54,13 +55,6 @@
 #define TIOCCONS		0x541D
 #define TIOCVHANGUP		0x5437
 #define CGROUP2_SUPER_MAGIC	0x63677270
-#define X32_SYSCALL_BIT		0x40000000
-/* the new mount API, the same numbers on x86-64 and i386 */
-#define NR_OPEN_TREE		428
-#define NR_FSOPEN		430
-#define NR_FSMOUNT		432
-#define NR_FSPICK		433
-#define NR_MOUNT_SETATTR	442
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -518,17 +512,13 @@ int BPF_PROG(guard_move_mount, const struct path *from_path, const struct path *
 }
 
 /*
- * The new mount API has no LSM hook in 6.1 but for move_mount: open_tree
- * (a detached copy of a tree), mount_setattr (a read-only mount made
- * writable, or /sys/fs/bpf made read-only under lsmctl), fsopen, fspick
- * and fsmount. Each asks for CAP_SYS_ADMIN first (may_mount()), and the
- * system call being made tells which.
+ * The new mount API (mount_api.bpf.h; mount_setattr could make
+ * /sys/fs/bpf read-only under lsmctl), and capabilities of the machine.
  */
 SEC("lsm/capable")
 int BPF_PROG(guard_capable, const struct cred *cred, struct user_namespace *ns, int cap,
 	     unsigned int opts)
 {
-	struct pt_regs *regs;
 	long nr;
 
 	/*
@@ -540,11 +530,9 @@ int BPF_PROG(guard_capable, const struct cred *cred, struct user_namespace *ns, 
 		return guard_deny(LAB_GUARD_capable, cap, NULL);
 	if (cap != CAP_SYS_ADMIN)
 		return 0;
-	regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
-	nr = BPF_CORE_READ(regs, orig_ax) & ~X32_SYSCALL_BIT;
+	nr = current_syscall();
 	/* and swap, where pages of tasks outside are written */
-	if (nr != NR_OPEN_TREE && nr != NR_FSOPEN && nr != NR_FSMOUNT && nr != NR_FSPICK &&
-	    nr != NR_MOUNT_SETATTR && nr != NR_SWAPON && nr != NR_SWAPOFF)
+	if (!mount_api_syscall(nr) && nr != NR_SWAPON && nr != NR_SWAPOFF)
 		return 0;
 	return guard_deny(LAB_GUARD_capable, (__u32)nr, NULL);
 }

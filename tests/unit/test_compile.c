@@ -38,7 +38,8 @@
 #define HOOKS_EXEC (BIT(LAB_HOOK_BPRM_CHECK) | BIT(LAB_HOOK_FILE_OPEN))
 #define HOOKS_CONNECT (BIT(LAB_HOOK_SOCKET_CONNECT) | BIT(LAB_HOOK_SOCKET_SENDMSG))
 #define HOOKS_PTRACE (BIT(LAB_HOOK_PTRACE_ACCESS) | BIT(LAB_HOOK_PTRACE_TRACEME))
-#define HOOKS_MOUNT (BIT(LAB_HOOK_SB_MOUNT) | BIT(LAB_HOOK_MOVE_MOUNT))
+#define HOOKS_MOUNT (BIT(LAB_HOOK_SB_MOUNT) | BIT(LAB_HOOK_MOVE_MOUNT) | \
+		     BIT(LAB_HOOK_SB_UMOUNT) | BIT(LAB_HOOK_CAPABLE))
 #define HOOKS_MODULE (BIT(LAB_HOOK_KERNEL_LOAD_DATA) | BIT(LAB_HOOK_KERNEL_READ_FILE))
 
 /* compile.c's path resolution, which compile.h does not export */
@@ -647,7 +648,7 @@ static void test_self_protection(void **state)
 	keep_self_protection = true;
 	compile_ok("name: t\nrules:\n  - mount: deny\n");
 	assert_int_equal(c.conf.flags, LAB_SELF_PROTECT);
-	assert_int_equal(c.hooks, self_hooks | BIT(LAB_HOOK_SB_MOUNT) | BIT(LAB_HOOK_MOVE_MOUNT));
+	assert_int_equal(c.hooks, self_hooks | HOOKS_MOUNT);
 	compile_ok("name: t\nself_protection: on\nrules:\n  - ptrace: deny\n");
 	assert_int_equal(c.hooks, self_hooks | BIT(LAB_HOOK_PTRACE_ACCESS) |
 			 BIT(LAB_HOOK_PTRACE_TRACEME));

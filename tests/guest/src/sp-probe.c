@@ -23,6 +23,9 @@
  *                              and CAP_SYS_BOOT's like a reboot
  *   sp-probe prlimit PID       prlimit(PID, RLIMIT_CORE, 0): another task's
  *                              limits (RLIMIT_CPU would kill it)
+ *   sp-probe fsopen            fsopen("tmpfs"), the new mount API's first step
+ *   sp-probe open-tree DIR     open_tree(DIR, OPEN_TREE_CLONE): a detached copy
+ *   sp-probe mount-setattr DIR mount_setattr(DIR): clear MOUNT_ATTR_NOSUID
  *
  * SIGIO is ignored here, so that an owner set to this process survives.
  */
@@ -31,6 +34,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <linux/mount.h>
 #include <linux/perf_event.h>
 #include <linux/sockios.h>
 #include <stdio.h>
@@ -184,6 +188,21 @@ static int try_prlimit(pid_t pid)
 	return prlimit(pid, RLIMIT_CORE, &none, NULL) ? errno : 0;
 }
 
+static int fd_result(long fd)
+{
+	if (fd < 0)
+		return errno;
+	close((int)fd);
+	return 0;
+}
+
+static int mount_setattr_nosuid(const char *dir)
+{
+	struct mount_attr attr = { .attr_clr = MOUNT_ATTR_NOSUID };
+
+	return syscall(SYS_mount_setattr, AT_FDCWD, dir, 0, &attr, sizeof(attr)) ? errno : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "";
@@ -217,10 +236,16 @@ int main(int argc, char **argv)
 		err = cad_on();
 	else if (argc == 3 && !strcmp(what, "prlimit"))
 		err = try_prlimit(atoi(arg));
+	else if (argc == 2 && !strcmp(what, "fsopen"))
+		err = fd_result(syscall(SYS_fsopen, "tmpfs", 0));
+	else if (argc == 3 && !strcmp(what, "open-tree"))
+		err = fd_result(syscall(SYS_open_tree, AT_FDCWD, arg, OPEN_TREE_CLONE));
+	else if (argc == 3 && !strcmp(what, "mount-setattr"))
+		err = mount_setattr_nosuid(arg);
 	else {
 		fprintf(stderr, "usage: sp-probe objget|objget-ro|mapid-rw|flock PATH | "
 			"setown|setown-ex|fiosetown|perf|prlimit PID | tty-async | tiocsti | cad-on | "
-			"socket FAMILY\n");
+			"socket FAMILY | fsopen | open-tree|mount-setattr DIR\n");
 		return 2;
 	}
 	printf("sp-probe: %s %s: %s\n", what, arg, err ? strerror(err) : "ok");

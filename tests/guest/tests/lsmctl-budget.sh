@@ -1,7 +1,7 @@
 #!/bin/sh
 # The lsm_cgroup hook budget: stock 6.1 has 10 hook slots system-wide
 # (CGROUP_LSM_NUM), the series' CONFIG_BPF_LSM_CGROUP_HOOKS=32. A policy
-# needing every one of the engine's 22 hooks must fail cleanly on stock,
+# needing every one of the engine's 23 hooks must fail cleanly on stock,
 # naming what needs the hooks, and leave the cgroup's previous policy
 # enforcing; on lsm it applies.
 . /lab/lib/tap.sh
@@ -41,8 +41,8 @@ rc=$?
 echo "$out" | sed 's/^/# /'
 case ${LAB_VARIANT:-} in
 stock)
-	[ $rc -eq 1 ] && ok "stock: a 22-hook policy is refused (exit 1)" ||
-		not_ok "stock: a 22-hook policy is refused (exit 1)" "status $rc"
+	[ $rc -eq 1 ] && ok "stock: a 23-hook policy is refused (exit 1)" ||
+		not_ok "stock: a 23-hook policy is refused (exit 1)" "status $rc"
 	echo "$out" | grep -q "hook slot" && echo "$out" | grep -q "nothing was changed" &&
 		ok "stock: the error says hook slots ran out and nothing changed" ||
 		not_ok "stock: the error says hook slots ran out and nothing changed"
@@ -50,8 +50,8 @@ stock)
 		not_ok "stock: the previous policy is still the one shown"
 	;;
 *)
-	[ $rc -eq 0 ] && ok "$LAB_VARIANT: the 22-hook policy applies" ||
-		not_ok "$LAB_VARIANT: the 22-hook policy applies" "status $rc"
+	[ $rc -eq 0 ] && ok "$LAB_VARIANT: the 23-hook policy applies" ||
+		not_ok "$LAB_VARIANT: the 23-hook policy applies" "status $rc"
 	;;
 esac
 in_cg lab-try ptrace $victim >/tmp/out 2>&1

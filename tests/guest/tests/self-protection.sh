@@ -172,6 +172,11 @@ attempt_eperm "a tmpfs over the policy's cgroup folder" "mount -t tmpfs none $cg
 held "mount a cgroup v1 hierarchy (release_agent)" \
 	"mount -t cgroup -o none,name=sp-$backend none /tmp/sp/v1 && umount /tmp/sp/v1"
 attempt_eperm "bind-mount over the BPF filesystem" "mount --bind /tmp/sp /sys/fs/bpf"
+held "fsopen() (the new mount API)" "$P fsopen"
+mount -t tmpfs none /tmp/sp/t
+held "open_tree(OPEN_TREE_CLONE)" "$P open-tree /tmp/sp/t"
+held "mount_setattr()" "$P mount-setattr /tmp/sp/t"
+umount /tmp/sp/t
 listed "after the mount attempts"
 
 # lsmctl's folder: nothing planted in it, no lock held on it

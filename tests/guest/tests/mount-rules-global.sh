@@ -1,0 +1,3 @@
+#!/bin/sh
+# mount-rules.sh on the global backend.
+exec /lab/tests/mount-rules.sh global
