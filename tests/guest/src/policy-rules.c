@@ -700,6 +700,20 @@ static int probe_unlink(const void *path)
 	return make_file(path);
 }
 
+/* Rename a new file over @path, replacing it (which removes it). */
+static int probe_rename_over(const void *path)
+{
+	int err = make_file(f.fresh);
+
+	if (err)
+		return err;
+	if (rename(f.fresh, path)) {
+		err = errno;
+		unlink(f.fresh);
+	}
+	return err;
+}
+
 /*
  * Run @path as busybox's true: execve's errno, or true's status (0).
  * bprm_check_security() runs before exec's point of no return, so a
@@ -1075,6 +1089,8 @@ static void test_files(void)
 	expect(cg.a, 0, "creat+unlink(fresh) outside nocreate/** and nounlink/**",
 	       probe_create, f.fresh);
 	expect_confined("unlink(nounlink/victim)", probe_unlink, f.victim, 0);
+	expect_confined("rename(fresh, nounlink/victim): replacing it unlinks it",
+			probe_rename_over, f.victim, 0);
 	expect(cg.a, 0, "open(nounlink/victim, O_WRONLY), unlink only denied,",
 	       probe_write, f.victim);
 }
