@@ -1030,6 +1030,9 @@ static __always_inline int check_address(__u16 hook, __u8 class, struct socket *
 	if (!address || !read_sockaddr(&req, address, inet && hook != LAB_HOOK_SOCKET_CONNECT))
 		return 0;
 	req.protocol = BPF_CORE_READ(sock, sk, sk_protocol);
+	/* MPTCP is TCP on the wire (its subflows): tcp rules are its rules */
+	if (req.protocol == IPPROTO_MPTCP)
+		req.protocol = IPPROTO_TCP;
 	req.type = BPF_CORE_READ(sock, type);
 	return check(&req);
 }
