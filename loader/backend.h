@@ -31,6 +31,8 @@ void global_gc(void);
 int policy_links(const struct stored *s, int *fds, unsigned int *hooks, int max);
 /* Per-CPU hit counts of a policy's rules: hits[n_rules] and the default's. */
 int policy_hits(const struct stored *s, __u64 *hits, __u64 *default_hits);
+/* The events a policy's programs had no room for in the ring. */
+__u64 policy_lost(const struct stored *s);
 
 
 

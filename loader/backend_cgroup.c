@@ -59,7 +59,7 @@ int cgroup_install(const char *staging, const struct compiled *c, __u32 policy, 
 	bpf_map__set_max_entries(skel->maps.file_rules, c->n_files ? c->n_files : 1);
 	bpf_map__set_max_entries(skel->maps.sock_rules, c->n_socks ? c->n_socks : 1);
 	bpf_map__set_max_entries(skel->maps.net_rules, c->n_nets ? c->n_nets : 1);
-	bpf_map__set_max_entries(skel->maps.hits, c->n_rules + 2);	/* + default, self */
+	bpf_map__set_max_entries(skel->maps.hits, c->n_rules + 3);	/* + default, self, lost */
 	for (h = 0; h < LAB_NR_HOOKS; h++)
 		bpf_program__set_autoload(progs[h], !!(c->hooks & (1ull << h)));
 	events = store_events_fd();
@@ -150,9 +150,35 @@ int policy_links(const struct stored *s, int *fds, unsigned int *hooks, int max)
 	return n;
 }
 
-int policy_hits(const struct stored *s, __u64 *hits, __u64 *default_hits)
+/* The pinned hits map a policy's counts are in. */
+static int hits_map(const struct stored *s)
 {
 	char path[PATH_MAX];
+
+	if (s->meta.backend == BACKEND_GLOBAL)
+		snprintf(path, sizeof(path), PIN_ROOT "/global/hits");
+	else
+		snprintf(path, sizeof(path), "%s/hits", s->dir);
+	return pin_get_rdonly(path);
+}
+
+__u64 policy_lost(const struct stored *s)
+{
+	struct lab_hit_key key = { .policy = s->meta.policy, .rule = LAB_RULE_LOST };
+	int ncpus = libbpf_num_possible_cpus(), fd = hits_map(s), i;
+	__u64 *values = ncpus > 0 ? calloc(ncpus, sizeof(*values)) : NULL, sum = 0;
+
+	if (values && fd >= 0 && !bpf_map_lookup_elem(fd, &key, values))
+		for (i = 0; i < ncpus; i++)
+			sum += values[i];
+	if (fd >= 0)
+		close(fd);
+	free(values);
+	return sum;
+}
+
+int policy_hits(const struct stored *s, __u64 *hits, __u64 *default_hits)
+{
 	struct lab_hit_key key, next, *prev = NULL;
 	int ncpus = libbpf_num_possible_cpus(), fd, i;
 	__u64 *values;
@@ -162,11 +188,7 @@ int policy_hits(const struct stored *s, __u64 *hits, __u64 *default_hits)
 	values = calloc(ncpus, sizeof(*values));
 	if (!values)
 		return -1;
-	if (s->meta.backend == BACKEND_GLOBAL)
-		snprintf(path, sizeof(path), PIN_ROOT "/global/hits");
-	else
-		snprintf(path, sizeof(path), "%s/hits", s->dir);
-	fd = pin_get_rdonly(path);
+	fd = hits_map(s);
 	*default_hits = 0;
 	while (fd >= 0 && !bpf_map_get_next_key(fd, prev, &next)) {
 		key = next;

@@ -89,6 +89,9 @@ static int guard_load(char *err, size_t errlen)
 	snprintf(path, sizeof(path), "%s/guard_levels", tmp);
 	if (bpf_map__pin(skel->maps.guard_levels, path))
 		goto pin_failed;
+	snprintf(path, sizeof(path), "%s/lost", tmp);
+	if (bpf_map__pin(skel->maps.lost, path))
+		goto pin_failed;
 	for (h = 0; h < LAB_NR_GUARD_HOOKS; h++) {
 		if (!bpf_program__autoload(progs[h]))
 			continue;
@@ -181,7 +184,27 @@ static void guard_unload(void)
 	}
 	unlink(GUARD_DIR "/guarded");
 	unlink(GUARD_DIR "/guard_levels");
+	unlink(GUARD_DIR "/lost");
 	rmdir(GUARD_DIR);
+}
+
+__u64 guard_lost(void)
+{
+	int ncpus = libbpf_num_possible_cpus(), fd, i;
+	__u64 *values, sum = 0;
+	__u32 zero = 0;
+
+	if (ncpus <= 0)
+		return 0;
+	values = calloc(ncpus, sizeof(*values));
+	fd = pin_get_rdonly(GUARD_DIR "/lost");
+	if (values && fd >= 0 && !bpf_map_lookup_elem(fd, &zero, values))
+		for (i = 0; i < ncpus; i++)
+			sum += values[i];
+	if (fd >= 0)
+		close(fd);
+	free(values);
+	return sum;
 }
 
 int guard_sync(const struct lab_meta *pending, char *err, size_t errlen)

@@ -6,6 +6,7 @@
  *
  *   lsmlab/guard/guarded       the guarded cgroups, by id
  *   lsmlab/guard/guard_levels  their levels and id filters
+ *   lsmlab/guard/lost          events it had no room for in the ring
  *   lsmlab/guard/link-HOOK     each program's link
  */
 #ifndef LSMCTL_GUARD_H
@@ -22,6 +23,9 @@
  * unloaded when nothing needs it. 0, or -1 with a message in @err.
  */
 int guard_sync(const struct lab_meta *pending, char *err, size_t errlen);
+
+/* Events the guard had no room for in the ring (0 when it is not loaded). */
+__u64 guard_lost(void);
 
 /* The guard's hook names, by enum lab_guard_hook. */
 const char *guard_hook_name(unsigned int hook);

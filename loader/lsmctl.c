@@ -529,7 +529,11 @@ static const char help_events[] =
 	"(verdict audit) as it happens: time, verdict, the task's cgroup, pid,\n"
 	"comm, hook, object, and the deciding rule (or 'default'). Events queued\n"
 	"while nobody listened come first. --cgroup keeps the events of tasks in\n"
-	"PATH and of PATH's policy; stop after N events or SECONDS seconds.\n";
+	"PATH and of PATH's policy; stop after N events or SECONDS seconds.\n"
+	"Events the ring had no room for (every policy's, while it was full) are\n"
+	"counted: a line 'lost N event(s)' ({\"lost\":N} with -j) says how many\n"
+	"went since the last such line (the first: since the policies were\n"
+	"applied); lsmctl stats has the totals.\n";
 
 struct events_ctx {
 	__u64 cgroup_id;
@@ -613,11 +617,43 @@ static int on_event(void *data, void *raw, size_t size)
 	return 0;
 }
 
+/* Every policy's and the guard's events the ring had no room for, so far. */
+static __u64 lost_events(void)
+{
+	struct stored *list;
+	__u64 sum = guard_lost();
+	int i, n = stored_list(&list);
+
+	for (i = 0; i < n; i++)
+		sum += policy_lost(&list[i]);
+	if (n >= 0)
+		stored_list_free(list, n);
+	return sum;
+}
+
+/* Say how many events were lost since @seen, if any; the new total. */
+static __u64 report_lost(__u64 seen)
+{
+	__u64 now = lost_events();
+
+	if (now > seen) {
+		if (json)
+			printf("{\"lost\":%llu}\n", (unsigned long long)(now - seen));
+		else
+			printf("lost %llu event(s): the ring was full\n",
+			       (unsigned long long)(now - seen));
+		fflush(stdout);
+	}
+	return now;
+}
+
 static int cmd_events(int argc, char **argv)
 {
 	struct events_ctx ctx = { 0 };
 	struct ring_buffer *rb;
 	struct timespec start, now;
+	time_t checked;
+	__u64 lost;
 	char err[512], rel[256];
 	__u32 level;
 	struct opts o;
@@ -646,6 +682,8 @@ static int cmd_events(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	clock_gettime(CLOCK_MONOTONIC, &start);
+	lost = 0;	/* what was lost before this listener came is said too */
+	checked = 0;
 	while (!stop) {
 		rc = ring_buffer__poll(rb, 100);
 		if (rc < 0 && rc != -EINTR) {
@@ -653,9 +691,15 @@ static int cmd_events(int argc, char **argv)
 			return fail("poll the events: %s", strerror(-rc));
 		}
 		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec != checked) {	/* once a second */
+			lost = report_lost(lost);
+			checked = now.tv_sec;
+		}
 		if (o.timeout && now.tv_sec - start.tv_sec >= o.timeout)
 			break;
 	}
+	ring_buffer__consume(rb);
+	report_lost(lost);
 	ring_buffer__free(rb);
 	close(fd);
 	return 0;
@@ -760,8 +804,9 @@ static int cmd_stats(int argc, char **argv)
 				json_string(stdout, s->rules[r].text);
 				printf("}");
 			}
-			printf("],\"default_hits\":%llu,\"programs\":[",
-			       (unsigned long long)default_hits);
+			printf("],\"default_hits\":%llu,\"lost_events\":%llu,\"programs\":[",
+			       (unsigned long long)default_hits,
+			       (unsigned long long)policy_lost(s));
 			stats_programs(s);
 			printf("]}");
 		} else {
@@ -771,12 +816,17 @@ static int cmd_stats(int argc, char **argv)
 				printf("  rule %-3u line %-4u hits %-10llu %s\n", r, s->rules[r].line,
 				       (unsigned long long)hits[r], s->rules[r].text);
 			printf("  default           hits %llu\n", (unsigned long long)default_hits);
+			printf("  events lost (the ring was full): %llu\n",
+			       (unsigned long long)policy_lost(s));
 			stats_programs(s);
 		}
 		free(hits);
 	}
 	if (json)
-		printf("]}\n");
+		printf("],\"guard_lost_events\":%llu}\n", (unsigned long long)guard_lost());
+	else
+		printf("self-protection's guard: events lost (the ring was full): %llu\n",
+		       (unsigned long long)guard_lost());
 	stored_list_free(list, n);
 	return 0;
 }

@@ -139,8 +139,9 @@ static __always_inline void count_hit(__u32 policy, __u32 rule)
 		bpf_map_update_elem(&hits, &key, &one, BPF_NOEXIST);
 }
 
-static __always_inline void report(const struct lab_conf *conf, const struct lab_req *req,
-				   __u16 rule)
+/* Send a denial to lsmctl events; -1 when the ring has no room for it. */
+static __always_inline int report(const struct lab_conf *conf, const struct lab_req *req,
+				  __u16 rule)
 {
 	struct task_struct *target;
 	struct dentry *dentry;
@@ -149,7 +150,7 @@ static __always_inline void report(const struct lab_conf *conf, const struct lab
 
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e)
-		return;		/* the ring is full: lsmctl stats shows the hits */
+		return -1;
 	__builtin_memset(e, 0, sizeof(*e));
 	e->time_ns = bpf_ktime_get_ns();
 	e->cgroup_id = bpf_get_current_cgroup_id();
@@ -178,6 +179,7 @@ static __always_inline void report(const struct lab_conf *conf, const struct lab
 	if (target)
 		e->target_pid = BPF_CORE_READ(target, tgid);
 	bpf_ringbuf_submit(e, 0);
+	return 0;
 }
 
 /*
@@ -591,7 +593,8 @@ static __always_inline int decide(__u32 policy, const struct lab_conf *conf,
 	count_hit(policy, rule);
 	if (!deny)
 		return 0;
-	report(conf, req, rule);
+	if (report(conf, req, rule))
+		count_hit(policy, LAB_RULE_LOST);	/* never silent: lsmctl counts it */
 	return !(conf->flags & LAB_AUDIT);
 }
 

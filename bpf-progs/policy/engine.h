@@ -104,6 +104,7 @@ enum lab_guard_hook {
 /* Rule numbers in events and hit counts: the rule's index in the file. */
 #define LAB_RULE_DEFAULT	0xffff	/* no rule matched; the default decided */
 #define LAB_RULE_SELF		0xfffe	/* self-protection decided */
+#define LAB_RULE_LOST		0xfffd	/* in hits: events the ring had no room for */
 #define LAB_RULE_NONE		0	/* in maps: rule index + 1, 0 for none */
 
 #define LAB_MAX_NET_RULES	256	/* bind/connect rules a policy, scanned */

@@ -75,6 +75,14 @@ struct {
 	__type(value, struct lab_guard_levels);
 } guard_levels SEC(".maps");
 
+/* The guard's events the ring had no room for: lsmctl stats and events say so. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} lost SEC(".maps");
+
 /* lsmctl's events ring, shared with the policies' programs. */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -106,9 +114,15 @@ static __always_inline void guard_report(const struct lab_guard *g, const struct
 	struct task_struct *target = req->target;
 	struct dentry *d = req->dentry;
 	struct inode *inode;
+	__u32 zero = 0;
+	__u64 *n;
 
-	if (!e)
+	if (!e) {
+		n = bpf_map_lookup_elem(&lost, &zero);
+		if (n)
+			*n += 1;	/* per-CPU, and LSM programs run with migration off */
 		return;
+	}
 	__builtin_memset(e, 0, sizeof(*e));
 	e->time_ns = bpf_ktime_get_ns();
 	e->cgroup_id = bpf_get_current_cgroup_id();

@@ -23,6 +23,7 @@
  *                              and CAP_SYS_BOOT's like a reboot
  *   sp-probe prlimit PID       prlimit(PID, RLIMIT_CORE, 0): another task's
  *                              limits (RLIMIT_CPU would kill it)
+ *   sp-probe flood N PATH      open(PATH) N times: denied, N events (exits 0)
  *   sp-probe fsopen            fsopen("tmpfs"), the new mount API's first step
  *   sp-probe open-tree DIR     open_tree(DIR, OPEN_TREE_CLONE): a detached copy
  *   sp-probe mount-setattr DIR mount_setattr(DIR): clear MOUNT_ATTR_NOSUID
@@ -188,6 +189,18 @@ static int try_prlimit(pid_t pid)
 	return prlimit(pid, RLIMIT_CORE, &none, NULL) ? errno : 0;
 }
 
+static int flood(long n, const char *path)
+{
+	int fd;
+
+	while (n-- > 0) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0)
+			close(fd);
+	}
+	return 0;
+}
+
 static int fd_result(long fd)
 {
 	if (fd < 0)
@@ -236,6 +249,8 @@ int main(int argc, char **argv)
 		err = cad_on();
 	else if (argc == 3 && !strcmp(what, "prlimit"))
 		err = try_prlimit(atoi(arg));
+	else if (argc == 4 && !strcmp(what, "flood"))
+		err = flood(atol(arg), argv[3]);
 	else if (argc == 2 && !strcmp(what, "fsopen"))
 		err = fd_result(syscall(SYS_fsopen, "tmpfs", 0));
 	else if (argc == 3 && !strcmp(what, "open-tree"))
@@ -245,7 +260,7 @@ int main(int argc, char **argv)
 	else {
 		fprintf(stderr, "usage: sp-probe objget|objget-ro|mapid-rw|flock PATH | "
 			"setown|setown-ex|fiosetown|perf|prlimit PID | tty-async | tiocsti | cad-on | "
-			"socket FAMILY | fsopen | open-tree|mount-setattr DIR\n");
+			"socket FAMILY | fsopen | open-tree|mount-setattr DIR | flood N PATH\n");
 		return 2;
 	}
 	printf("sp-probe: %s %s: %s\n", what, arg, err ? strerror(err) : "ok");

@@ -285,6 +285,17 @@ listed "after lsmctl ran with no cgroup2 mount"
 unshare -m sh -c "mount -t tmpfs none /sys/fs/cgroup && $L list" >/dev/null 2>&1
 listed "after lsmctl ran with a tmpfs over the cgroup2 mount"
 
+# flooding the events ring (256 KiB, under 2000 events) mutes nothing unsaid
+$L events --timeout 1 >/dev/null 2>&1	# an empty ring to begin with
+in_cg "$P flood 5000 $secret" >/dev/null
+lost=$($L stats -j | sed -n 's/.*"name":"sp-'$backend'"[^]]*\][^}]*"lost_events":\([0-9]*\).*/\1/p')
+[ "${lost:-0}" -gt 0 ] && ok "a flood of denials: lsmctl stats counts $lost lost event(s)" ||
+	not_ok "a flood of denials: lsmctl stats counts the lost events" "$($L stats 2>&1 | tail -5)"
+$L events --timeout 1 >/tmp/sp.out 2>&1
+grep -q "^lost [1-9][0-9]* event(s): the ring was full" /tmp/sp.out &&
+	ok "lsmctl events says how many were lost: $(grep '^lost' /tmp/sp.out)" ||
+	not_ok "lsmctl events says how many were lost" "$(tail -3 /tmp/sp.out)"
+
 # lsmctl run: what CMD leaves running dies before the policy goes
 cat >/tmp/sp/leaver.sh <<'S'
 while :; do
