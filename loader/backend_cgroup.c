@@ -150,36 +150,28 @@ int policy_links(const struct stored *s, int *fds, unsigned int *hooks, int max)
 	return n;
 }
 
-/* The pinned hits map a policy's counts are in. */
-static int hits_map(const struct stored *s)
+/* Where the hits map a policy's counts are in is pinned. */
+static void hits_path(const struct stored *s, char *path, size_t len)
 {
-	char path[PATH_MAX];
-
 	if (s->meta.backend == BACKEND_GLOBAL)
-		snprintf(path, sizeof(path), PIN_ROOT "/global/hits");
+		snprintf(path, len, PIN_ROOT "/global/hits");
 	else
-		snprintf(path, sizeof(path), "%s/hits", s->dir);
-	return pin_get_rdonly(path);
+		snprintf(path, len, "%s/hits", s->dir);
 }
 
 __u64 policy_lost(const struct stored *s)
 {
 	struct lab_hit_key key = { .policy = s->meta.policy, .rule = LAB_RULE_LOST };
-	int ncpus = libbpf_num_possible_cpus(), fd = hits_map(s), i;
-	__u64 *values = ncpus > 0 ? calloc(ncpus, sizeof(*values)) : NULL, sum = 0;
+	char path[PATH_MAX];
 
-	if (values && fd >= 0 && !bpf_map_lookup_elem(fd, &key, values))
-		for (i = 0; i < ncpus; i++)
-			sum += values[i];
-	if (fd >= 0)
-		close(fd);
-	free(values);
-	return sum;
+	hits_path(s, path, sizeof(path));
+	return pin_percpu_sum(path, &key);
 }
 
 int policy_hits(const struct stored *s, __u64 *hits, __u64 *default_hits)
 {
 	struct lab_hit_key key, next, *prev = NULL;
+	char path[PATH_MAX];
 	int ncpus = libbpf_num_possible_cpus(), fd, i;
 	__u64 *values;
 
@@ -188,7 +180,8 @@ int policy_hits(const struct stored *s, __u64 *hits, __u64 *default_hits)
 	values = calloc(ncpus, sizeof(*values));
 	if (!values)
 		return -1;
-	fd = hits_map(s);
+	hits_path(s, path, sizeof(path));
+	fd = pin_get_rdonly(path);
 	*default_hits = 0;
 	while (fd >= 0 && !bpf_map_get_next_key(fd, prev, &next)) {
 		key = next;

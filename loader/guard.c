@@ -190,21 +190,9 @@ static void guard_unload(void)
 
 __u64 guard_lost(void)
 {
-	int ncpus = libbpf_num_possible_cpus(), fd, i;
-	__u64 *values, sum = 0;
 	__u32 zero = 0;
 
-	if (ncpus <= 0)
-		return 0;
-	values = calloc(ncpus, sizeof(*values));
-	fd = pin_get_rdonly(GUARD_DIR "/lost");
-	if (values && fd >= 0 && !bpf_map_lookup_elem(fd, &zero, values))
-		for (i = 0; i < ncpus; i++)
-			sum += values[i];
-	if (fd >= 0)
-		close(fd);
-	free(values);
-	return sum;
+	return pin_percpu_sum(GUARD_DIR "/lost", &zero);
 }
 
 int guard_sync(const struct lab_meta *pending, char *err, size_t errlen)

@@ -2,6 +2,7 @@
 /* Pins of applied policies under /sys/fs/bpf/lsmlab (see store.h). */
 #define _GNU_SOURCE
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -390,6 +391,24 @@ int pin_get_rdonly(const char *path)
 	LIBBPF_OPTS(bpf_obj_get_opts, opts, .file_flags = BPF_F_RDONLY);
 
 	return bpf_obj_get_opts(path, &opts);
+}
+
+__u64 pin_percpu_sum(const char *path, const void *key)
+{
+	int ncpus = libbpf_num_possible_cpus(), fd, i;
+	__u64 *values, sum = 0;
+
+	if (ncpus <= 0)
+		return 0;
+	values = calloc(ncpus, sizeof(*values));
+	fd = pin_get_rdonly(path);
+	if (values && fd >= 0 && !bpf_map_lookup_elem(fd, key, values))
+		for (i = 0; i < ncpus; i++)
+			sum += values[i];
+	if (fd >= 0)
+		close(fd);
+	free(values);
+	return sum;
 }
 
 int stored_read(const char *dir, struct stored *s)

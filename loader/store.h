@@ -79,6 +79,8 @@ const char *cgroup_path_of(__u64 id);
 void policy_dir(__u64 cgroup_id, char *buf, size_t len);
 /* A pinned map, read-only: all a task under self-protection may have. */
 int pin_get_rdonly(const char *path);
+/* The sum over CPUs of a per-CPU map's value at @key; 0 when there is none. */
+__u64 pin_percpu_sum(const char *path, const void *key);
 /* Read a policy folder's meta and rules; 0 or -1. */
 int stored_read(const char *dir, struct stored *s);
 void stored_free(struct stored *s);

@@ -21,6 +21,7 @@
 
 #include "engine.h"
 #include "mount_api.bpf.h"
+#include "subtree.bpf.h"
 
 #define EPERM		1
 #define ENOENT		2
@@ -389,13 +390,7 @@ static __always_inline __u16 match_net(__u32 policy, const struct lab_conf *conf
 /* Is @cg the policy's cgroup or below it? */
 static __always_inline int cgroup_inside(const struct lab_conf *conf, struct cgroup *cg)
 {
-	__u32 level = conf->cgroup_level & (LAB_MAX_CGROUP_DEPTH - 1);
-	struct cgroup *anc = NULL;
-
-	if (!cg || BPF_CORE_READ(cg, level) < (int)level)
-		return 0;
-	bpf_probe_read_kernel(&anc, sizeof(anc), &cg->ancestors[level]);
-	return anc && BPF_CORE_READ(anc, kn, id) == conf->cgroup_id;
+	return cgroup_below(conf->cgroup_id, conf->cgroup_level, cg);
 }
 
 static __always_inline int task_inside(const struct lab_conf *conf, struct task_struct *task)
@@ -629,30 +624,6 @@ struct {
 	__type(value, struct lab_levels);
 } levels SEC(".maps");
 
-/* The number of bits up to the highest set one: fls() (clang's BPF target has no ctlz). */
-static __always_inline __u32 fls32(__u32 x)
-{
-	__u32 n = 0;
-
-	if (x >> 16) {
-		x >>= 16;
-		n += 16;
-	}
-	if (x >> 8) {
-		x >>= 8;
-		n += 8;
-	}
-	if (x >> 4) {
-		x >>= 4;
-		n += 4;
-	}
-	if (x >> 2) {
-		x >>= 2;
-		n += 2;
-	}
-	return n + (x >> 1 ? 2 : x);	/* x is 0..3 here */
-}
-
 struct ancestor_ctx {
 	const struct lab_req *req;
 	struct lab_levels *levels;
@@ -701,18 +672,11 @@ static __always_inline int no_say(const struct lab_levels *l, const struct lab_r
 static long ancestor_step(__u32 i, void *data)
 {
 	struct ancestor_ctx *c = data;
-	__u32 level = c->first + i;
-	__u64 id;
+	__u64 id = ancestor_on(c->mask, c->levels->filter, c->first + i);
 
-	if (level >= LAB_MAX_CGROUP_DEPTH)
+	if (id == LAB_WALK_STOP)
 		return 1;
-	if (!((c->mask >> level) & 1))
-		return 0;
-	id = bpf_get_current_ancestor_cgroup_id(level);
 	if (!id)
-		return 1;	/* past the task's own cgroup */
-	barrier_var(level);	/* and a mask clang cannot drop: the verifier wants a bound */
-	if (!((c->levels->filter[level & (LAB_MAX_CGROUP_DEPTH - 1)] >> (id & 63)) & 1))
 		return 0;	/* no policy on this ancestor */
 	if (check_cgroup(id, c->req))
 		c->deny = 1;

@@ -179,18 +179,12 @@ struct guard_ctx {
 static long guard_step(__u32 level, void *data)
 {
 	struct guard_ctx *c = data;
+	__u64 id = ancestor_on(c->mask, c->levels->filter, level);
 	struct lab_guard *g;
-	__u64 id;
 
-	if (level >= LAB_MAX_CGROUP_DEPTH)
+	if (id == LAB_WALK_STOP)
 		return 1;
-	if (!((c->mask >> level) & 1))
-		return 0;
-	id = bpf_get_current_ancestor_cgroup_id(level);
 	if (!id)
-		return 1;	/* past the task's own cgroup */
-	barrier_var(level);
-	if (!((c->levels->filter[level & (LAB_MAX_CGROUP_DEPTH - 1)] >> (id & 63)) & 1))
 		return 0;
 	g = bpf_map_lookup_elem(&guarded, &id);
 	if (!g || !guard_denies(g, c->req))

@@ -29,6 +29,32 @@ static __always_inline int task_below(__u64 id, __u32 level, struct task_struct 
 	return cgroup_below(id, level, BPF_CORE_READ(task, cgroups, dfl_cgrp));
 }
 
+#define LAB_WALK_STOP	(~0ULL)
+
+/*
+ * A walk up the current task's cgroups, for a set of cgroups on the
+ * levels in @mask with a 64-bit filter of their ids a level (@filter,
+ * bit id % 64): the id of the task's ancestor at @level when it may be
+ * one of the set, 0 when it is not, LAB_WALK_STOP past the task's own
+ * cgroup or the last level.
+ */
+static __always_inline __u64 ancestor_on(__u32 mask, const __u64 *filter, __u32 level)
+{
+	__u64 id;
+
+	if (level >= LAB_MAX_CGROUP_DEPTH)
+		return LAB_WALK_STOP;
+	if (!((mask >> level) & 1))
+		return 0;
+	id = bpf_get_current_ancestor_cgroup_id(level);
+	if (!id)
+		return LAB_WALK_STOP;
+	barrier_var(level);	/* and a mask clang cannot drop: the verifier wants a bound */
+	if (!((filter[level & (LAB_MAX_CGROUP_DEPTH - 1)] >> (id & 63)) & 1))
+		return 0;
+	return id;
+}
+
 /* The number of bits up to the highest set one: fls() (clang's BPF target has no ctlz). */
 static __always_inline __u32 fls32(__u32 x)
 {
