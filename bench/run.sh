@@ -122,6 +122,6 @@ full)
 esac
 echo "duration: $(($(date +%s) - t0)) s" >>"$dir/machine.txt"
 rm -f "$dir/initramfs.cpio"
-bench/report.sh "$dir"
+bench/report.py "$dir"
 echo "bench: results in $dir ($(($(date +%s) - t0)) s)" >&2
 exit "$rc"

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Host tests of the benchmark's report generator, bench/report.py: it
+# compiles, and its unit tests (tests/unit/report/, on a small fixed
+# results folder, and on the committed bench/results/*/) pass, one TAP
+# line each; flake8's style check where flake8 is installed.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+export PYTHONDONTWRITEBYTECODE=1
+files=(bench/report.py tests/unit/report/test_report.py)
+rc=0
+
+if out=$(python3 -c 'import sys
+for f in sys.argv[1:]:
+    compile(open(f, encoding="utf-8").read(), f, "exec")' "${files[@]}" 2>&1); then
+	echo "ok - report: bench/report.py and its tests compile"
+else
+	echo "not ok - report: bench/report.py and its tests compile"
+	printf '%s\n' "$out" | sed 's/^/# /'
+	exit 1
+fi
+
+if ! command -v flake8 >/dev/null; then
+	echo "ok - report: flake8 style # SKIP no flake8"
+elif out=$(flake8 --max-line-length=100 "${files[@]}" 2>&1); then
+	echo "ok - report: flake8 style"
+else
+	echo "not ok - report: flake8 style"
+	printf '%s\n' "$out" | sed 's/^/# /'
+	rc=1
+fi
+
+python3 tests/unit/report/test_report.py --tap || rc=1
+exit "$rc"
