@@ -13,7 +13,7 @@ pkgs=(
 	qemu-system-x86 busybox-static
 	checkpolicy apparmor
 	libcmocka-dev
-	gnuplot-nox
+	gnuplot-nox flake8
 )
 
 missing=()
