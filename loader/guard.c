@@ -65,7 +65,12 @@ static int guard_load(char *err, size_t errlen)
 			errf(err, errlen, "the guard has no program %s", name);
 			goto out;
 		}
-		bpf_program__set_autoload(progs[h], kernel_has_hook(vmlinux, guard_hooks[h]));
+		if (kernel_has_hook(vmlinux, guard_hooks[h]))
+			continue;
+		/* (file_ioctl_compat came to 6.1 in a stable release) */
+		fprintf(stderr, "lsmctl: warning: this kernel has no LSM hook %s: "
+			"self-protection goes without it\n", guard_hooks[h]);
+		bpf_program__set_autoload(progs[h], false);
 	}
 	events = store_events_fd();
 	if (events < 0 || bpf_map__reuse_fd(skel->maps.events, events)) {
@@ -119,6 +124,32 @@ out:
 	btf__free(vmlinux);
 	guard__destroy(skel);
 	return rc;	/* a tmp-guard- folder left behind is the next lsmctl's to remove */
+}
+
+/*
+ * Is the guard in GUARD_DIR whole: its maps, and a link for every hook
+ * this kernel has? A guard left half-removed by a killed lsmctl, or
+ * loaded by an lsmctl with fewer hooks, is loaded again.
+ */
+static int guard_whole(void)
+{
+	static const char *const maps[] = { "guarded", "guard_levels", "lost" };
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	char path[PATH_MAX];
+	struct stat st;
+	unsigned int h;
+	int whole = !!vmlinux;
+
+	for (h = 0; whole && h < sizeof(maps) / sizeof(maps[0]); h++) {
+		snprintf(path, sizeof(path), GUARD_DIR "/%s", maps[h]);
+		whole = !lstat(path, &st);
+	}
+	for (h = 0; whole && h < LAB_NR_GUARD_HOOKS; h++) {
+		snprintf(path, sizeof(path), GUARD_DIR "/link-%s", guard_hooks[h]);
+		whole = !lstat(path, &st) || !kernel_has_hook(vmlinux, guard_hooks[h]);
+	}
+	btf__free(vmlinux);
+	return whole;
 }
 
 /* What a guarded cgroup is: from a policy's meta. */
@@ -220,6 +251,8 @@ int guard_sync(const struct lab_meta *pending, char *err, size_t errlen)
 		guard_unload();
 		return 0;
 	}
+	if (!stat(GUARD_DIR, &st) && !guard_whole())
+		guard_unload();	/* and loaded anew, whole: the old links go as the new come */
 	if (stat(GUARD_DIR, &st) && guard_load(err, errlen))
 		return -1;
 	map = bpf_obj_get(GUARD_DIR "/guarded");

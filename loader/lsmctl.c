@@ -209,6 +209,25 @@ static const char help_apply[] =
 	"--filler N adds N file rules that match nothing, for benchmarks of\n"
 	"cost against rule count.\n";
 
+/* The cgroup2 folder lsmctl runs in, below CGROUP_ROOT; 0 or -1. */
+static int own_cgroup(char *buf, size_t len)
+{
+	char line[PATH_MAX];
+	FILE *f = fopen("/proc/self/cgroup", "r");
+	int rc = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "0::", 3)) {
+			line[strcspn(line, "\n")] = 0;
+			snprintf(buf, len, CGROUP_ROOT "%.3000s", strcmp(line + 3, "/") ? line + 3 : "");
+			rc = 0;
+		}
+	fclose(f);
+	return rc;
+}
+
 /*
  * Parse, compile and apply @file to @cgroup; 0, or EXIT_FAIL having
  * printed why and left everything as it was.
@@ -216,7 +235,7 @@ static const char help_apply[] =
 static int apply_policy(const char *file, const char *cgroup, enum backend backend,
 			long filler)
 {
-	char err[1024], ignored[256], staging[256], final[256], rel[256];
+	char err[1024], ignored[256], staging[256], final[256], rel[256], own[PATH_MAX];
 	struct lab_meta meta = { 0 };
 	struct compiled c;
 	struct policy p;
@@ -248,6 +267,15 @@ static int apply_policy(const char *file, const char *cgroup, enum backend backe
 	if (stat(CGROUP_ROOT, &st) || st.st_ino != 1) {
 		rc = fail(CGROUP_ROOT " is not the root of the cgroup2 hierarchy (a cgroup "
 			  "namespace, or a bind mount of a cgroup): cgroup levels would be wrong");
+		goto out_compiled;
+	}
+	/* self-protection would keep lsmctl itself from undoing the policy */
+	if ((c.conf.flags & LAB_SELF_PROTECT) && !own_cgroup(own, sizeof(own)) &&
+	    (!strcmp(rel, "/") || (!strncmp(own + strlen(CGROUP_ROOT), rel, strlen(rel)) &&
+				   strchr("/", own[strlen(CGROUP_ROOT) + strlen(rel)])))) {
+		rc = fail("self-protection on %s would confine this lsmctl too (it runs in %s), "
+			  "which could then not detach it: apply from outside the cgroup, or "
+			  "with self_protection: off", rel, own);
 		goto out_compiled;
 	}
 	if (level >= LAB_MAX_CGROUP_DEPTH) {
@@ -301,13 +329,15 @@ static int apply_policy(const char *file, const char *cgroup, enum backend backe
 		teardown(staging);
 		goto out_store;
 	}
-	if (backend == BACKEND_GLOBAL)
+	/*
+	 * The guard takes the cgroup on before any of the policy is: its
+	 * pins in staging are the guarded tasks' to leave alone too.
+	 */
+	rc = guard_sync(&meta, err, sizeof(err));
+	if (!rc && backend == BACKEND_GLOBAL)
 		rc = global_install(staging, &c, id, cgid, err, sizeof(err));
-	else
+	else if (!rc)
 		rc = cgroup_install(staging, &c, id, cgfd, err, sizeof(err));
-	/* the guard takes the cgroup on before the policy is in place */
-	if (!rc)
-		rc = guard_sync(&meta, err, sizeof(err));
 	if (rc) {
 		teardown(staging);
 		guard_sync(NULL, ignored, sizeof(ignored));	/* back to the committed ones */
@@ -836,26 +866,8 @@ static int cmd_stats(int argc, char **argv)
 static const char help_run[] =
 	"usage: lsmctl run FILE [--backend cgroup|global] -- CMD [ARG...]\n"
 	"Create a new cgroup below lsmctl's own, apply FILE to it, run CMD in it\n"
-	"and wait; then detach the policy, end what CMD left running there, and\n"
+	"and wait; then end what CMD left running there, detach the policy, and\n"
 	"remove the cgroup. Exits with CMD's status (128+N if killed by signal N).\n";
-
-static int own_cgroup(char *buf, size_t len)
-{
-	char line[PATH_MAX];
-	FILE *f = fopen("/proc/self/cgroup", "r");
-	int rc = -1;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "0::", 3)) {
-			line[strcspn(line, "\n")] = 0;
-			snprintf(buf, len, CGROUP_ROOT "%.3000s", strcmp(line + 3, "/") ? line + 3 : "");
-			rc = 0;
-		}
-	fclose(f);
-	return rc;
-}
 
 static void write_file(const char *dir, const char *name, const char *value)
 {

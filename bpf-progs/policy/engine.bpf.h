@@ -48,6 +48,10 @@
 #define CONFIGFS_MAGIC	0x62656570
 #define DEBUGFS_MAGIC	0x64626720
 #define TRACEFS_MAGIC	0x74726163
+#define SELINUX_MAGIC	0xf97cff8c
+#define SMACK_MAGIC	0x43415d53
+#define EFIVARFS_MAGIC	0xde5e81e4
+#define PSTOREFS_MAGIC	0x6165676C
 #define S_IFBLK		0060000
 #define PROC_SUPER_MAGIC 0x9fa0
 #define CLONE_INTO_CGROUP 0x200000000ULL
@@ -490,16 +494,15 @@ static __always_inline __u8 self_at_open(struct file *file, struct cgroup **cgro
 	if ((mode & FMODE_WRITE) &&
 	    (magic == CGROUP_SUPER_MAGIC || magic == BINFMTFS_MAGIC || magic == SYSFS_MAGIC ||
 	     magic == SECURITYFS_MAGIC || magic == CONFIGFS_MAGIC || magic == DEBUGFS_MAGIC ||
-	     magic == TRACEFS_MAGIC))
+	     magic == TRACEFS_MAGIC || magic == SELINUX_MAGIC || magic == SMACK_MAGIC ||
+	     magic == EFIVARFS_MAGIC || magic == PSTOREFS_MAGIC))
 		return LAB_SELF_DENY;
 	if (magic != PROC_SUPER_MAGIC)
 		return 0;
 	grand = parent->d_parent;
-	if (parent == grand)	/* in /proc itself */
-		return (name_is(d, "kcore", 5) ||
-			((mode & FMODE_WRITE) && name_is(d, "sysrq-trigger", 13))) ?
-			LAB_SELF_DENY : 0;
-	/* /proc/sys/NAME/...: sysctls are not a confined task's to set */
+	if (parent == grand)	/* in /proc itself: sysrq-trigger, mtrr... */
+		return (name_is(d, "kcore", 5) || (mode & FMODE_WRITE)) ? LAB_SELF_DENY : 0;
+	/* below /proc, writes to its own process's files only (and one sysctl) */
 	if (!(mode & FMODE_WRITE) || name_is(d, "bpf_stats_enabled", 17))
 		return 0;
 	for (int i = 0; i < 8; i++) {
@@ -508,14 +511,16 @@ static __always_inline __u8 self_at_open(struct file *file, struct cgroup **cgro
 		parent = grand;
 		grand = grand->d_parent;
 	}
-	if (name_is(parent, "sys", 3))
-		return LAB_SELF_DENY;
 	/*
 	 * /proc/PID/...: another process's oom_score_adj (the OOM killer's
-	 * pick), comm, timerslack_ns, clear_refs, uid_map... Its own only.
+	 * pick), comm, timerslack_ns, clear_refs, uid_map... Its own only,
+	 * and of its own not the OOM score: at -1000 the OOM killer would
+	 * pick tasks outside. Anything else (/proc/sys, /proc/irq) is the
+	 * machine's.
 	 */
 	pid = proc_pid_of(parent);
-	if (pid && pid != bpf_get_current_pid_tgid() >> 32)
+	if (pid != bpf_get_current_pid_tgid() >> 32 || name_is(d, "oom_score_adj", 13) ||
+	    name_is(d, "oom_adj", 7))
 		return LAB_SELF_DENY;
 	return 0;
 }

@@ -86,6 +86,7 @@ enum lab_hook {
 	X(kernel_module_request)	\
 	X(sb_mount)			\
 	X(sb_umount)			\
+	X(sb_pivotroot)			\
 	X(move_mount)			\
 	X(capable)			\
 	X(locked_down)			\

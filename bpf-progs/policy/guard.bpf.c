@@ -31,9 +31,8 @@
 #define F_SETFL			4
 #define F_SETOWN		8
 #define F_SETOWN_EX		15
+#define F_SETLEASE		1024
 #define O_ASYNC			020000
-#define F_OWNER_TID		0
-#define F_OWNER_PID		1
 #define TIOCSTI			0x5412
 #define TIOCLINUX		0x541C
 #define FIOASYNC		0x5452
@@ -46,8 +45,6 @@
 #define CAP_SYS_ADMIN		21
 #define CAP_SYS_BOOT		22
 #define CAP_SYS_TTY_CONFIG	26
-#define NR_SWAPON		167
-#define NR_SWAPOFF		168
 #define LSM_PRLIMIT_WRITE	2
 #define FS_PERM_EVENTS		0x00070000	/* FS_OPEN_PERM, FS_ACCESS_PERM, FS_OPEN_EXEC_PERM */
 #define PTRACE_MODE_NOAUDIT	0x04
@@ -350,16 +347,16 @@ int BPF_PROG(guard_file_lock, struct file *file, unsigned int cmd)
 
 /*
  * SIGIO and SIGURG go to a file's owner, with no task_kill check: a
- * guarded task may own its files, and name no other task or group as
- * their owner. A terminal's owner is its foreground process group when
- * O_ASYNC is turned on, so O_ASYNC is refused on character devices.
+ * guarded task may own its files (F_SETOWN with its pid), and name no
+ * other task or group as their owner. The calls that read the owner
+ * from the task's memory (F_SETOWN_EX, FIOSETOWN, SIOCSPGRP) are
+ * refused: the kernel reads it again, after this check. A terminal's
+ * owner is its foreground process group when O_ASYNC is turned on, so
+ * O_ASYNC is refused on character devices.
  */
-static __always_inline int guard_owner(__u16 hook, __u32 cmd, __s32 type, __s32 pid)
+static __always_inline int guard_owner(__u16 hook, __u32 cmd, __s32 pid)
 {
-	__u64 id = bpf_get_current_pid_tgid();
-
-	if (!pid || (type == F_OWNER_PID && pid == (__s32)(id >> 32)) ||
-	    (type == F_OWNER_TID && pid == (__s32)id))
+	if (!pid || pid == (__s32)(bpf_get_current_pid_tgid() >> 32))
 		return 0;
 	return guard_deny(hook, cmd, NULL);
 }
@@ -372,16 +369,19 @@ static __always_inline int is_chardev(struct file *file)
 SEC("lsm/file_fcntl")
 int BPF_PROG(guard_file_fcntl, struct file *file, unsigned int cmd, unsigned long arg)
 {
-	struct f_owner_ex owner = {};
-
 	switch (cmd) {
 	case F_SETOWN:
-		/* a negative pid names a process group */
-		return guard_owner(LAB_GUARD_file_fcntl, cmd, F_OWNER_PID, (__s32)arg);
+		/* an int to the kernel; a negative one names a process group */
+		return guard_owner(LAB_GUARD_file_fcntl, cmd, (__s32)arg);
 	case F_SETOWN_EX:
-		if (bpf_probe_read_user(&owner, sizeof(owner), (void *)arg))
-			owner.type = -1;	/* unreadable: refused, the kernel would fail too */
-		return guard_owner(LAB_GUARD_file_fcntl, cmd, owner.type, owner.pid);
+		/*
+		 * The owner is read from the task's memory, here and again by
+		 * the kernel: another thread could change it in between.
+		 */
+		return guard_deny(LAB_GUARD_file_fcntl, cmd, NULL);
+	case F_SETLEASE:
+		/* a lease holds every other task's open of the file for up to 45 s */
+		return guard_deny(LAB_GUARD_file_fcntl, cmd, NULL);
 	case F_SETFL:
 		if ((arg & O_ASYNC) && is_chardev(file))
 			return guard_deny(LAB_GUARD_file_fcntl, cmd, NULL);
@@ -396,8 +396,6 @@ int BPF_PROG(guard_file_fcntl, struct file *file, unsigned int cmd, unsigned lon
 static __always_inline int guard_ioctl(__u16 hook, struct file *file, unsigned int cmd,
 				       unsigned long arg)
 {
-	__s32 pid = -1;
-
 	switch (cmd) {
 	case TIOCSTI:
 	case TIOCLINUX:
@@ -405,14 +403,14 @@ static __always_inline int guard_ioctl(__u16 hook, struct file *file, unsigned i
 	case TIOCCONS:		/* the console's output */
 		return guard_deny(hook, cmd, NULL);
 	case TIOCSCTTY:
-		/* 1: steal a terminal that is another session's */
-		if (arg == 1)
+		/* 1: steal a terminal that is another session's (an int to the kernel) */
+		if ((int)arg == 1)
 			return guard_deny(hook, cmd, NULL);
 		break;
 	case FIOSETOWN:
 	case SIOCSPGRP:
-		bpf_probe_read_user(&pid, sizeof(pid), (void *)arg);
-		return guard_owner(hook, cmd, F_OWNER_PID, pid);
+		/* the owner is in the task's memory: as F_SETOWN_EX, refused */
+		return guard_deny(hook, cmd, NULL);
 	case FIOASYNC:
 		if (is_chardev(file))
 			return guard_deny(hook, cmd, NULL);
@@ -511,6 +509,13 @@ SEC("lsm/sb_umount")
 int BPF_PROG(guard_sb_umount, struct vfsmount *mnt, int flags)
 {
 	return guard_deny(LAB_GUARD_sb_umount, flags, mnt->mnt_root);
+}
+
+/* pivot_root: a new root for every task whose root was the old one */
+SEC("lsm/sb_pivotroot")
+int BPF_PROG(guard_sb_pivotroot, const struct path *old_path, const struct path *new_path)
+{
+	return guard_deny(LAB_GUARD_sb_pivotroot, 0, new_path->dentry);
 }
 
 SEC("lsm/move_mount")

@@ -2,9 +2,10 @@
 /*
  * The new mount API in 6.1 has no LSM hook but move_mount: open_tree()
  * (a detached copy of a tree), mount_setattr() (a read-only mount made
- * writable), fsopen(), fspick() and fsmount(). Each asks may_mount(),
- * a CAP_SYS_ADMIN check, first: a capable program tells them apart by
- * the system call being made. For the engine and the guard.
+ * writable), fsopen(), fspick() and fsmount(); pivot_root() has one the
+ * mount rule does not spend a hook slot on. Each asks may_mount(), a
+ * CAP_SYS_ADMIN check, first: a capable program tells them apart by the
+ * system call being made. For the engine and the guard.
  */
 #ifndef LSMLAB_MOUNT_API_BPF_H
 #define LSMLAB_MOUNT_API_BPF_H
@@ -14,6 +15,14 @@
 #include <bpf/bpf_helpers.h>
 
 #define X32_SYSCALL_BIT		0x40000000
+#define TS_COMPAT		0x0002	/* thread_info.status: an i386 system call */
+/* x86-64's numbers; i386's differ for the old calls */
+#define NR_PIVOT_ROOT		155
+#define NR_SWAPON		167
+#define NR_SWAPOFF		168
+#define NR_I386_SWAPON		87
+#define NR_I386_SWAPOFF		115
+#define NR_I386_PIVOT_ROOT	217
 /* the same numbers on x86-64 and i386 */
 #define NR_OPEN_TREE		428
 #define NR_FSOPEN		430
@@ -21,19 +30,37 @@
 #define NR_FSPICK		433
 #define NR_MOUNT_SETATTR	442
 
-/* The current system call's number. */
+/* The current system call's number, as x86-64 numbers it (i386's mapped). */
 static __always_inline long current_syscall(void)
 {
-	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	long nr = BPF_CORE_READ(regs, orig_ax) & ~X32_SYSCALL_BIT;
 
-	return BPF_CORE_READ(regs, orig_ax) & ~X32_SYSCALL_BIT;
+	if (!(task->thread_info.status & TS_COMPAT))
+		return nr;
+	switch (nr) {
+	case NR_I386_SWAPON:
+		return NR_SWAPON;
+	case NR_I386_SWAPOFF:
+		return NR_SWAPOFF;
+	case NR_I386_PIVOT_ROOT:
+		return NR_PIVOT_ROOT;
+	case NR_OPEN_TREE:
+	case NR_FSOPEN:
+	case NR_FSMOUNT:
+	case NR_FSPICK:
+	case NR_MOUNT_SETATTR:
+		return nr;
+	}
+	return -1;	/* none of ours */
 }
 
-/* Is @nr one of the new mount API's calls that make or change a mount? */
+/* Is @nr a call that makes or changes a mount with no hook of its own? */
 static __always_inline int mount_api_syscall(long nr)
 {
 	return nr == NR_OPEN_TREE || nr == NR_FSOPEN || nr == NR_FSMOUNT || nr == NR_FSPICK ||
-	       nr == NR_MOUNT_SETATTR;
+	       nr == NR_MOUNT_SETATTR || nr == NR_PIVOT_ROOT;
 }
 
 #endif /* LSMLAB_MOUNT_API_BPF_H */

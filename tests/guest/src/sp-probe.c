@@ -24,6 +24,10 @@
  *   sp-probe prlimit PID       prlimit(PID, RLIMIT_CORE, 0): another task's
  *                              limits (RLIMIT_CPU would kill it)
  *   sp-probe flood N PATH      open(PATH) N times: denied, N events (exits 0)
+ *   sp-probe pivot-root NEW OLD  pivot_root(NEW, OLD)
+ *   sp-probe tiocsctty-hi      TIOCSCTTY with 0x100000001 (1 to the kernel's
+ *                              int: steal the terminal), as a session leader
+ *   sp-probe lease PATH        fcntl(F_SETLEASE, F_RDLCK) on PATH
  *   sp-probe fsopen            fsopen("tmpfs"), the new mount API's first step
  *   sp-probe open-tree DIR     open_tree(DIR, OPEN_TREE_CLONE): a detached copy
  *   sp-probe mount-setattr DIR mount_setattr(DIR): clear MOUNT_ATTR_NOSUID
@@ -47,6 +51,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -201,6 +206,39 @@ static int flood(long n, const char *path)
 	return 0;
 }
 
+static int tiocsctty_hi(void)
+{
+	int leader, fd, status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return errno;
+	if (pid == 0) {
+		/* a session leader with no terminal, as TIOCSCTTY wants */
+		if (setsid() < 0)
+			_exit(errno);
+		fd = open_pty(O_RDWR, &leader);
+		if (fd < 0)
+			_exit(-fd);
+		_exit(ioctl(fd, TIOCSCTTY, 0x100000001UL) ? errno : 0);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return errno;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : EINTR;
+}
+
+static int lease(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
+
+	if (fd < 0)
+		return errno;
+	if (fcntl(fd, F_SETLEASE, F_RDLCK))
+		rc = errno;
+	close(fd);
+	return rc;
+}
+
 static int fd_result(long fd)
 {
 	if (fd < 0)
@@ -251,6 +289,12 @@ int main(int argc, char **argv)
 		err = try_prlimit(atoi(arg));
 	else if (argc == 4 && !strcmp(what, "flood"))
 		err = flood(atol(arg), argv[3]);
+	else if (argc == 4 && !strcmp(what, "pivot-root"))
+		err = syscall(SYS_pivot_root, arg, argv[3]) ? errno : 0;
+	else if (argc == 2 && !strcmp(what, "tiocsctty-hi"))
+		err = tiocsctty_hi();
+	else if (argc == 3 && !strcmp(what, "lease"))
+		err = lease(arg);
 	else if (argc == 2 && !strcmp(what, "fsopen"))
 		err = fd_result(syscall(SYS_fsopen, "tmpfs", 0));
 	else if (argc == 3 && !strcmp(what, "open-tree"))
@@ -260,7 +304,8 @@ int main(int argc, char **argv)
 	else {
 		fprintf(stderr, "usage: sp-probe objget|objget-ro|mapid-rw|flock PATH | "
 			"setown|setown-ex|fiosetown|perf|prlimit PID | tty-async | tiocsti | cad-on | "
-			"socket FAMILY | fsopen | open-tree|mount-setattr DIR | flood N PATH\n");
+			"socket FAMILY | fsopen | open-tree|mount-setattr DIR | flood N PATH | "
+			"pivot-root NEW OLD | tiocsctty-hi | lease PATH\n");
 		return 2;
 	}
 	printf("sp-probe: %s %s: %s\n", what, arg, err ? strerror(err) : "ok");

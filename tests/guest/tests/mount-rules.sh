@@ -36,6 +36,15 @@ refused "mount(2) of a tmpfs" "mount -t tmpfs none $d/u && umount $d/u"
 refused "fsopen()" "$P fsopen"
 refused "open_tree(OPEN_TREE_CLONE)" "$P open-tree $d/t"
 refused "mount_setattr()" "$P mount-setattr $d/t"
+# pivot_root: the initramfs root cannot be pivoted (EINVAL outside): the
+# rule's EPERM comes first
+mkdir -p $d/t/old
+in_ctl "$P pivot-root $d/t $d/t/old" >$d/out 2>&1
+grep -q "not permitted" $d/out && not_ok "control: pivot_root() is not EPERM outside" ||
+	ok "control: pivot_root() is not EPERM outside ($(cat $d/out))"
+in_cg "$P pivot-root $d/t $d/t/old" >$d/out 2>&1
+grep -q "not permitted" $d/out && ok "refused: pivot_root() (EPERM)" ||
+	not_ok "refused: pivot_root()" "no EPERM: $(head -c 200 $d/out)"
 # umount2: the control unmounts for real, so it is mounted again for inside
 if in_ctl "umount $d/t" >$d/out 2>&1; then
 	ok "control: umount2()"

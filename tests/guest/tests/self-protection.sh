@@ -12,6 +12,7 @@ pins=/sys/fs/bpf/lsmlab
 secret=/tmp/sp-secret
 mkdir -p $cg $cg/inner $ctl /tmp/sp
 echo secret >$secret
+echo lease >$secret.lease
 sleep 300 &
 outsider=$!
 # Yama would refuse the ptrace attempt below by itself
@@ -173,6 +174,16 @@ held "mount a cgroup v1 hierarchy (release_agent)" \
 	"mount -t cgroup -o none,name=sp-$backend none /tmp/sp/v1 && umount /tmp/sp/v1"
 attempt_eperm "bind-mount over the BPF filesystem" "mount --bind /tmp/sp /sys/fs/bpf"
 held "fsopen() (the new mount API)" "$P fsopen"
+# the initramfs root cannot be pivoted (EINVAL): the control shows only
+# that nothing but the guard says EPERM
+mkdir -p /tmp/sp/pr/old
+mount -t tmpfs none /tmp/sp/pr && mkdir -p /tmp/sp/pr/old
+in_ctl "$P pivot-root /tmp/sp/pr /tmp/sp/pr/old" >/tmp/sp.out 2>&1
+grep -q "not permitted" /tmp/sp.out && not_ok "control: pivot_root is not EPERM outside" ||
+	ok "control: pivot_root is not EPERM outside ($(cat /tmp/sp.out))"
+attempt_eperm "pivot_root (a new root for every task on the old one)" \
+	"$P pivot-root /tmp/sp/pr /tmp/sp/pr/old"
+umount /tmp/sp/pr
 mount -t tmpfs none /tmp/sp/t
 held "open_tree(OPEN_TREE_CLONE)" "$P open-tree /tmp/sp/t"
 held "mount_setattr()" "$P mount-setattr /tmp/sp/t"
@@ -217,6 +228,8 @@ for how in setown setown-ex fiosetown; do
 done
 check "F_SETOWN to itself still works inside" in_cg "exec $P setown \$\$"
 held "O_ASYNC on a terminal (SIGIO to its foreground group)" "$P tty-async"
+held "TIOCSCTTY 0x100000001 (1 to the kernel: steal a terminal)" "$P tiocsctty-hi"
+held "a lease on a file (every other open waits for it)" "$P lease $secret.lease"
 held "perf_event_open on a task outside" "$P perf $outsider"
 held "TIOCSTI into a terminal opened for ioctl only" "$P tiocsti"
 
@@ -230,7 +243,15 @@ held "prlimit on a task outside" "$P prlimit $outsider"
 
 # another task's /proc files, its own cgroup's limits, the machine's knobs
 held "write oom_score_adj of a task outside" "echo 0 >/proc/$outsider/oom_score_adj"
-check "its own oom_score_adj is still its own" in_cg "echo 0 >/proc/self/oom_score_adj"
+held "write its own oom_score_adj (at -1000 the OOM killer picks outside)" \
+	"echo 0 >/proc/self/oom_score_adj"
+check "its own /proc files are still its own (comm)" in_cg "echo sp >/proc/self/comm"
+if [ -e /proc/irq/default_smp_affinity ]; then
+	held "write a /proc file of the machine's (irq/default_smp_affinity)" \
+		"exec 3>>/proc/irq/default_smp_affinity"
+else
+	skip "write a /proc file of the machine's" "no /proc/irq in this kernel"
+fi
 held "raise its own cgroup's limit (cgroup.max.descendants)" "echo max >$cg/cgroup.max.descendants"
 check "limits below its cgroup are still its own" in_cg "echo max >$cg/inner/cgroup.max.descendants"
 held "open a sysfs file for writing (/sys/bus/pci/rescan)" "exec 3>>/sys/bus/pci/rescan"
@@ -295,6 +316,22 @@ $L events --timeout 1 >/tmp/sp.out 2>&1
 grep -q "^lost [1-9][0-9]* event(s): the ring was full" /tmp/sp.out &&
 	ok "lsmctl events says how many were lost: $(grep '^lost' /tmp/sp.out)" ||
 	not_ok "lsmctl events says how many were lost" "$(tail -3 /tmp/sp.out)"
+
+# lsmctl: no self-protection where it would confine lsmctl itself
+if $L apply /tmp/sp.yaml --cgroup /sys/fs/cgroup >/tmp/sp.out 2>&1; then
+	not_ok "apply with self-protection to the root cgroup is refused" "$(cat /tmp/sp.out)"
+	$L detach --cgroup /sys/fs/cgroup
+else
+	grep -q "would confine this lsmctl too" /tmp/sp.out &&
+		ok "apply with self-protection to the root cgroup is refused, and says why" ||
+		not_ok "apply with self-protection to the root cgroup is refused" "$(cat /tmp/sp.out)"
+fi
+# a guard left in part (a killed lsmctl) is loaded whole again
+rm -f $pins/guard/link-task_kill
+$L apply /tmp/sp.yaml --cgroup $cg --backend $backend >/dev/null 2>&1
+[ -e $pins/guard/link-task_kill ] && ok "a guard missing a link is loaded whole again by apply" ||
+	not_ok "a guard missing a link is loaded whole again by apply"
+attempt "signal a task outside, after the guard's reload" "kill -STOP $outsider"
 
 # lsmctl run: what CMD leaves running dies before the policy goes
 cat >/tmp/sp/leaver.sh <<'S'
