@@ -5,7 +5,8 @@
 #   tests/run.sh [VARIANT ...]        default: stock lsm
 #
 # Environment: BOOTS=file (default tests/boots), ONLY=name[,name] to run
-# only those boots, TIMEOUT per boot (default 600 s), ACCEL (tcg|kvm),
+# only those boots, JOBS guests at a time (default: one a core), TIMEOUT
+# per boot (default 600 s), ACCEL (tcg|kvm),
 # INITRD (default build/initramfs.cpio: a copy keeps a long run apart
 # from rebuilds),
 # HOST_TESTS=0 to skip host tests.
@@ -55,32 +56,60 @@ if [ "${HOST_TESTS:-1}" = 1 ]; then
 	done
 fi
 
+# One boot: its TAP, stderr, console log, exit status and time in
+# $results, named VARIANT-NAME.
+boot() {
+	local v=$1 name=$2 append=$3 tests=$4 t0 rc
+	t0=$(date +%s)
+	tests/vm/run-vm.sh -q -k "build/kernel/$v/bzImage" -i "${INITRD:-build/initramfs.cpio}" \
+		-l "$results/$v-$name.log" -t "${TIMEOUT:-600}" -- \
+		"$append" "lab.variant=$v" "lab.tests=$tests" \
+		>"$results/$v-$name.tap" 2>"$results/$v-$name.err"
+	rc=$?
+	echo "$rc $(($(date +%s) - t0))" >"$results/$v-$name.rc"
+}
+
+# The boots to run, in the order of the boots file and the variants.
+todo=()
 for v in "${variants[@]}"; do
-	kernel=build/kernel/$v/bzImage
-	if [ ! -r "$kernel" ]; then
-		fail "$v: no kernel at $kernel (make kernel-$v)"
+	if [ ! -r "build/kernel/$v/bzImage" ]; then
+		fail "$v: no kernel at build/kernel/$v/bzImage (make kernel-$v)"
 		continue
 	fi
 	while read -r vs name append tests; do
 		case $vs in '' | '#'*) continue ;; esac
 		[[ ",$vs," == *",$v,"* ]] || continue
 		[ -z "${ONLY:-}" ] || [[ ",$ONLY," == *",$name,"* ]] || continue
-		where=$v/$name
-		echo "# boot $where: $append"
-		log=$results/$v-$name.log
-		t0=$(date +%s)
-		tests/vm/run-vm.sh -q -k "$kernel" -i "${INITRD:-build/initramfs.cpio}" -l "$log" \
-			-t "${TIMEOUT:-600}" -- "$append" "lab.variant=$v" "lab.tests=$tests" \
-			>"$results/$v-$name.tap" 2>"$results/$v-$name.err"
-		rc=$?
-		tally "$where" <"$results/$v-$name.tap"
-		case $rc in
-		0) echo "#   $where: booted and passed in $(($(date +%s) - t0))s" ;;
-		64 | 65 | 66 | 67) fail "$where: $(grep -m1 -E 'PANIC|HANG|WITHOUT|error' "$results/$v-$name.err" | sed 's/^vm: //')" ;;
-		*) grep -q '^not ok' "$results/$v-$name.tap" ||
-			fail "$where: guest exited with status $rc but reported no failure" ;;
-		esac
+		todo+=("$v $name $append $tests")
 	done <"$boots"
+done
+
+# Independent guests, JOBS at a time (one a core: each guest has one
+# CPU); each boot's output is kept apart and read in order afterwards.
+jobs=${JOBS:-$(nproc)}
+echo "# ${#todo[@]} boot(s), $jobs at a time"
+for b in "${todo[@]}"; do
+	read -r v name append tests <<<"$b"
+	rm -f "$results/$v-$name.rc"
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+		wait -n
+	done
+	boot "$v" "$name" "$append" "$tests" &
+done
+wait
+
+for b in "${todo[@]}"; do
+	read -r v name append tests <<<"$b"
+	where=$v/$name
+	echo "# boot $where: $append"
+	tally "$where" <"$results/$v-$name.tap"
+	read -r rc secs <"$results/$v-$name.rc" || rc=67 secs=?
+	case $rc in
+	0) echo "#   $where: booted and passed in ${secs}s" ;;
+	64 | 65 | 66 | 67) fail "$where: $(grep -m1 -E 'PANIC|HANG|WITHOUT|error' "$results/$v-$name.err" | sed 's/^vm: //')" ;;
+	*) grep -q '^not ok' "$results/$v-$name.tap" ||
+		fail "$where: guest exited with status $rc but reported no failure" ;;
+	esac
 done
 
 if [ "$failed" -gt 0 ]; then
