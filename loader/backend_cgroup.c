@@ -39,7 +39,7 @@ int cgroup_install(const char *staging, const struct compiled *c, __u32 policy, 
 	struct bpf_link *link;
 	char path[PATH_MAX], hooks[1024];
 	unsigned int h;
-	int rc = -1, e, events;
+	int rc = -1, e;
 
 	if (!skel)
 		return errf(err, errlen, "open the lsm_cgroup BPF object: %s", strerror(errno));
@@ -62,12 +62,8 @@ int cgroup_install(const char *staging, const struct compiled *c, __u32 policy, 
 	bpf_map__set_max_entries(skel->maps.hits, c->n_rules + 3);	/* + default, self, lost */
 	for (h = 0; h < LAB_NR_HOOKS; h++)
 		bpf_program__set_autoload(progs[h], !!(c->hooks & (1ull << h)));
-	events = store_events_fd();
-	if (events < 0 || bpf_map__reuse_fd(skel->maps.events, events)) {
-		errf(err, errlen, "the events ring buffer: %s", strerror(errno));
+	if (store_share_events(skel->maps.events, err, errlen))
 		goto out;
-	}
-	close(events);
 	if (policy_cgroup__load(skel)) {
 		errf(err, errlen, "the kernel refused the policy's programs (%s)%s", strerror(errno),
 		     " - the verifier's log, if any, is above");

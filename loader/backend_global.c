@@ -36,7 +36,7 @@ static int global_load(char *err, size_t errlen)
 	char tmp[256], path[PATH_MAX];
 	struct stat st;
 	unsigned int h;
-	int events, rc = -1;
+	int rc = -1;
 
 	if (!stat(GLOBAL_DIR, &st))
 		return 0;
@@ -48,12 +48,8 @@ static int global_load(char *err, size_t errlen)
 
 		memcpy(progs, table, sizeof(progs));
 	}
-	events = store_events_fd();
-	if (events < 0 || bpf_map__reuse_fd(skel->maps.events, events)) {
-		errf(err, errlen, "the events ring buffer: %s", strerror(errno));
+	if (store_share_events(skel->maps.events, err, errlen))
 		goto out;
-	}
-	close(events);
 	if (policy_global__load(skel)) {
 		errf(err, errlen, "the kernel refused the global programs (%s)%s", strerror(errno),
 		     " - the verifier's log, if any, is above");

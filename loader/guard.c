@@ -48,7 +48,7 @@ static int guard_load(char *err, size_t errlen)
 	struct bpf_link *link;
 	struct guard *skel;
 	unsigned int h;
-	int events, rc = -1;
+	int rc = -1;
 
 	skel = guard__open();
 	if (!skel)
@@ -72,12 +72,8 @@ static int guard_load(char *err, size_t errlen)
 			"self-protection goes without it\n", guard_hooks[h]);
 		bpf_program__set_autoload(progs[h], false);
 	}
-	events = store_events_fd();
-	if (events < 0 || bpf_map__reuse_fd(skel->maps.events, events)) {
-		errf(err, errlen, "the events ring buffer: %s", strerror(errno));
+	if (store_share_events(skel->maps.events, err, errlen))
 		goto out;
-	}
-	close(events);
 	if (guard__load(skel)) {
 		errf(err, errlen, "the kernel refused the guard's programs (%s)%s", strerror(errno),
 		     " - the verifier's log, if any, is above");

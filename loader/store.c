@@ -295,6 +295,19 @@ int store_events_fd(void)
 	return fd;
 }
 
+int store_share_events(struct bpf_map *map, char *err, size_t errlen)
+{
+	int fd = store_events_fd(), rc;
+
+	if (fd < 0)
+		return errf(err, errlen, "the events ring buffer: %s", strerror(errno));
+	rc = bpf_map__reuse_fd(map, fd);
+	close(fd);
+	if (rc)
+		return errf(err, errlen, "the events ring buffer: %s", strerror(-rc));
+	return 0;
+}
+
 int cgroup_resolve(const char *path, __u64 *id, __u32 *level, char *rel, size_t rellen,
 		   char *err, size_t errlen)
 {

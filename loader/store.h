@@ -69,6 +69,9 @@ int store_open(bool writing, char *err, size_t errlen);
 void store_close(void);
 /* The shared events ring buffer (created on first use); an fd or -1. */
 int store_events_fd(void);
+struct bpf_map;
+/* Make @map, an object's events ring, the shared one; 0 or -1. */
+int store_share_events(struct bpf_map *map, char *err, size_t errlen);
 
 /* Resolve a cgroup2 folder: its id, depth and path below CGROUP_ROOT. */
 int cgroup_resolve(const char *path, __u64 *id, __u32 *level, char *rel, size_t rellen,
