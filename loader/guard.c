@@ -22,6 +22,11 @@
 static const char *const guard_hooks[LAB_NR_GUARD_HOOKS] = { LAB_GUARD_HOOKS(GUARD_NAME) };
 #undef GUARD_NAME
 
+/* The guard's maps lsmctl pins (the events ring is the store's). */
+static const char *const guard_maps[] = { "guarded", "guard_levels", "lost" };
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 const char *guard_hook_name(unsigned int hook)
 {
 	return hook < LAB_NR_GUARD_HOOKS ? guard_hooks[hook] : "?";
@@ -84,15 +89,11 @@ static int guard_load(char *err, size_t errlen)
 		errf(err, errlen, "mkdir %s: %s", tmp, strerror(errno));
 		goto out;
 	}
-	snprintf(path, sizeof(path), "%s/guarded", tmp);
-	if (bpf_map__pin(skel->maps.guarded, path))
-		goto pin_failed;
-	snprintf(path, sizeof(path), "%s/guard_levels", tmp);
-	if (bpf_map__pin(skel->maps.guard_levels, path))
-		goto pin_failed;
-	snprintf(path, sizeof(path), "%s/lost", tmp);
-	if (bpf_map__pin(skel->maps.lost, path))
-		goto pin_failed;
+	for (h = 0; h < ARRAY_SIZE(guard_maps); h++) {
+		snprintf(path, sizeof(path), "%s/%s", tmp, guard_maps[h]);
+		if (bpf_map__pin(bpf_object__find_map_by_name(skel->obj, guard_maps[h]), path))
+			goto pin_failed;
+	}
 	for (h = 0; h < LAB_NR_GUARD_HOOKS; h++) {
 		if (!bpf_program__autoload(progs[h]))
 			continue;
@@ -129,15 +130,14 @@ out:
  */
 static int guard_whole(void)
 {
-	static const char *const maps[] = { "guarded", "guard_levels", "lost" };
 	struct btf *vmlinux = btf__load_vmlinux_btf();
 	char path[PATH_MAX];
 	struct stat st;
 	unsigned int h;
 	int whole = !!vmlinux;
 
-	for (h = 0; whole && h < sizeof(maps) / sizeof(maps[0]); h++) {
-		snprintf(path, sizeof(path), GUARD_DIR "/%s", maps[h]);
+	for (h = 0; whole && h < ARRAY_SIZE(guard_maps); h++) {
+		snprintf(path, sizeof(path), GUARD_DIR "/%s", guard_maps[h]);
 		whole = !lstat(path, &st);
 	}
 	for (h = 0; whole && h < LAB_NR_GUARD_HOOKS; h++) {
@@ -159,27 +159,22 @@ static int guard_of(const struct lab_meta *m, struct lab_guard *g)
 	return 1;
 }
 
-/*
- * While a policy replaces another, the cgroup is guarded if either
- * guards it, and as strictly as the stricter of the two.
- */
-static void guard_merge(struct lab_guard *into, const struct lab_guard *g)
-{
-	into->flags &= g->flags;
-}
-
 struct guard_set {
 	struct lab_guard g[LAB_MAX_POLICIES];
 	unsigned int n;
 };
 
+/*
+ * While a policy replaces another, the cgroup is guarded if either
+ * guards it, and as strictly as the stricter of the two.
+ */
 static void set_add(struct guard_set *set, const struct lab_guard *g)
 {
 	unsigned int i;
 
 	for (i = 0; i < set->n; i++) {
 		if (set->g[i].cgroup_id == g->cgroup_id) {
-			guard_merge(&set->g[i], g);
+			set->g[i].flags &= g->flags;
 			return;
 		}
 	}
@@ -199,20 +194,21 @@ static void levels_of(const struct guard_set *set, struct lab_guard_levels *l)
 	}
 }
 
-/* Remove the guard: its links' last references go, and with them the hooks. */
-static void guard_unload(void)
+/* Remove a guard pinned in @dir: its links' last references go, and with them the hooks. */
+static void guard_remove(const char *dir)
 {
 	char path[PATH_MAX];
 	unsigned int h;
 
 	for (h = 0; h < LAB_NR_GUARD_HOOKS; h++) {
-		snprintf(path, sizeof(path), GUARD_DIR "/link-%s", guard_hooks[h]);
+		snprintf(path, sizeof(path), "%s/link-%s", dir, guard_hooks[h]);
 		unlink(path);
 	}
-	unlink(GUARD_DIR "/guarded");
-	unlink(GUARD_DIR "/guard_levels");
-	unlink(GUARD_DIR "/lost");
-	rmdir(GUARD_DIR);
+	for (h = 0; h < ARRAY_SIZE(guard_maps); h++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, guard_maps[h]);
+		unlink(path);
+	}
+	rmdir(dir);
 }
 
 __u64 guard_lost(void)
@@ -226,6 +222,7 @@ int guard_sync(const struct lab_meta *pending, char *err, size_t errlen)
 {
 	static struct guard_set set;
 	struct lab_guard_levels old = { 0 }, now = { 0 };
+	char partial[PATH_MAX] = "";
 	struct lab_guard g;
 	__u64 key, next, *prev = NULL;
 	struct stored *list;
@@ -244,13 +241,24 @@ int guard_sync(const struct lab_meta *pending, char *err, size_t errlen)
 	if (pending && guard_of(pending, &g))
 		set_add(&set, &g);
 	if (!set.n) {
-		guard_unload();
+		guard_remove(GUARD_DIR);
 		return 0;
 	}
-	if (!stat(GUARD_DIR, &st) && !guard_whole())
-		guard_unload();	/* and loaded anew, whole: the old links go as the new come */
-	if (stat(GUARD_DIR, &st) && guard_load(err, errlen))
+	/*
+	 * A guard found in part is moved aside, still attached, and goes
+	 * once a whole one guards the same cgroups: no moment unguarded.
+	 * (Killed before that, an old- folder is the next lsmctl's to remove.)
+	 */
+	if (!stat(GUARD_DIR, &st) && !guard_whole()) {
+		snprintf(partial, sizeof(partial), PIN_ROOT "/old-guard-%d", getpid());
+		if (rename(GUARD_DIR, partial))
+			return errf(err, errlen, "move the partial guard aside: %s", strerror(errno));
+	}
+	if (stat(GUARD_DIR, &st) && guard_load(err, errlen)) {
+		if (partial[0])
+			rename(partial, GUARD_DIR);	/* better in part than none */
 		return -1;
+	}
 	map = bpf_obj_get(GUARD_DIR "/guarded");
 	levels = bpf_obj_get(GUARD_DIR "/guard_levels");
 	if (map < 0 || levels < 0 || bpf_map_lookup_elem(levels, &zero, &old)) {
@@ -279,6 +287,8 @@ int guard_sync(const struct lab_meta *pending, char *err, size_t errlen)
 	levels_of(&set, &now);
 	if (bpf_map_update_elem(levels, &zero, &now, 0))
 		goto failed;
+	if (partial[0])
+		guard_remove(partial);
 	rc = 0;
 	goto out;
 failed:

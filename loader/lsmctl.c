@@ -228,6 +228,14 @@ static int own_cgroup(char *buf, size_t len)
 	return rc;
 }
 
+/* Is the cgroup @path (below CGROUP_ROOT, "/" for the root) @top or below it? */
+static int cgroup_under(const char *path, const char *top)
+{
+	size_t n = strlen(top);
+
+	return !strcmp(top, "/") || (!strncmp(path, top, n) && (!path[n] || path[n] == '/'));
+}
+
 /*
  * Parse, compile and apply @file to @cgroup; 0, or EXIT_FAIL having
  * printed why and left everything as it was.
@@ -271,8 +279,7 @@ static int apply_policy(const char *file, const char *cgroup, enum backend backe
 	}
 	/* self-protection would keep lsmctl itself from undoing the policy */
 	if ((c.conf.flags & LAB_SELF_PROTECT) && !own_cgroup(own, sizeof(own)) &&
-	    (!strcmp(rel, "/") || (!strncmp(own + strlen(CGROUP_ROOT), rel, strlen(rel)) &&
-				   strchr("/", own[strlen(CGROUP_ROOT) + strlen(rel)])))) {
+	    cgroup_under(own + strlen(CGROUP_ROOT), rel)) {
 		rc = fail("self-protection on %s would confine this lsmctl too (it runs in %s), "
 			  "which could then not detach it: apply from outside the cgroup, or "
 			  "with self_protection: off", rel, own);

@@ -38,9 +38,9 @@ int errf(char *err, size_t errlen, const char *fmt, ...)
 }
 
 /*
- * lsmctl's folder is never taken at its word: an entry is opened
- * without following a link, relative to the folder lsmctl locked, and
- * a name not of lsmctl's making is left alone.
+ * lsmctl's folder is never taken at its word: no link in it is
+ * followed, entries are removed relative to the folder lsmctl locked,
+ * and a name not of lsmctl's making is left alone.
  */
 
 /* @dir's name in PIN_ROOT, or NULL when @dir is not a folder of it. */
@@ -90,27 +90,16 @@ static void remove_dir(const char *name)
 	unlinkat(root_fd, name, AT_REMOVEDIR);
 }
 
-/* Does a committed folder other than @name hold policy id @policy? */
-static int policy_committed_elsewhere(const char *name, __u32 policy)
+/* Does a committed folder other than @dir hold policy id @policy? */
+static int policy_committed_elsewhere(const char *dir, __u32 policy)
 {
-	char path[PATH_MAX];
-	struct dirent *de;
-	struct stored s;
-	int found = 0;
-	DIR *d = opendir(PIN_ROOT);
+	struct stored *list;
+	int i, n = stored_list(&list), found = 0;
 
-	while (d && !found && (de = readdir(d))) {
-		if (strncmp(de->d_name, "cg-", 3) || !strcmp(de->d_name, name) ||
-		    !pin_folder(de->d_name))
-			continue;
-		snprintf(path, sizeof(path), PIN_ROOT "/%s", de->d_name);
-		if (!stored_read(path, &s)) {
-			found = s.meta.policy == policy;
-			stored_free(&s);
-		}
-	}
-	if (d)
-		closedir(d);
+	for (i = 0; i < n && !found; i++)
+		found = list[i].meta.policy == policy && strcmp(list[i].dir, dir);
+	if (n >= 0)
+		stored_list_free(list, n);
 	return found;
 }
 
@@ -127,7 +116,7 @@ void teardown(const char *dir)
 		 * unless a committed policy has that id too (a folder made
 		 * to look like a leftover of a live policy's).
 		 */
-		if (s.meta.backend == BACKEND_GLOBAL && !policy_committed_elsewhere(name, s.meta.policy) &&
+		if (s.meta.backend == BACKEND_GLOBAL && !policy_committed_elsewhere(dir, s.meta.policy) &&
 		    global_forget(&s.meta)) {
 			/* its rules are still in the global maps: the next lsmctl tries again */
 			stored_free(&s);

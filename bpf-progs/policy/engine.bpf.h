@@ -20,6 +20,7 @@
 #include <bpf/bpf_tracing.h>
 
 #include "engine.h"
+#include "event.bpf.h"
 #include "mount_api.bpf.h"
 #include "subtree.bpf.h"
 
@@ -39,7 +40,6 @@
 #define S_IFMT		00170000
 #define S_IFCHR		0020000
 #define S_IFREG		0100000
-#define BPF_FS_MAGIC	0xcafe4a11
 #define CGROUP_SUPER_MAGIC 0x27e0eb
 #define CGROUP2_SUPER_MAGIC 0x63677270
 #define BINFMTFS_MAGIC	0x42494e4d
@@ -54,7 +54,6 @@
 #define PSTOREFS_MAGIC	0x6165676C
 #define S_IFBLK		0060000
 #define PROC_SUPER_MAGIC 0x9fa0
-#define CLONE_INTO_CGROUP 0x200000000ULL
 #define CAP_SYS_ADMIN	21
 #define MEM_MAJOR	1		/* /dev/mem 1:1, /dev/kmem 1:2, /dev/port 1:4 */
 
@@ -148,41 +147,16 @@ static __always_inline void count_hit(__u32 policy, __u32 rule)
 static __always_inline int report(const struct lab_conf *conf, const struct lab_req *req,
 				  __u16 rule)
 {
-	struct task_struct *target;
-	struct dentry *dentry;
-	struct lab_event *e;
-	struct inode *inode;
+	struct lab_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e)
 		return -1;
-	__builtin_memset(e, 0, sizeof(*e));
-	e->time_ns = bpf_ktime_get_ns();
-	e->cgroup_id = bpf_get_current_cgroup_id();
-	e->policy_cgroup_id = conf->cgroup_id;
-	e->pid = bpf_get_current_pid_tgid() >> 32;
-	e->hook = req->hook;
-	e->rule = rule;
-	e->verdict = (conf->flags & LAB_AUDIT) ? LAB_VERDICT_AUDIT : LAB_VERDICT_DENY;
-	e->class = req->class;
+	/* lab_req is ours, not the kernel's: no CO-RE read of its fields */
+	event_fill(e, conf->cgroup_id, conf->flags, req->hook, rule, req->class, req->number,
+		   req->target, req->dentry);
 	e->family = req->family;
 	e->port = req->port;
-	e->number = req->number;
 	__builtin_memcpy(e->addr, req->addr, sizeof(e->addr));
-	bpf_get_current_comm(e->comm, sizeof(e->comm));
-	/* lab_req is ours, not the kernel's: no CO-RE read of its fields */
-	dentry = req->dentry;
-	target = req->target;
-	if (dentry) {
-		inode = BPF_CORE_READ(dentry, d_inode);
-		if (inode)
-			e->ino = BPF_CORE_READ(inode, i_ino);
-		e->dev = BPF_CORE_READ(dentry, d_sb, s_dev);
-		bpf_probe_read_kernel_str(e->name, sizeof(e->name),
-					  BPF_CORE_READ(dentry, d_name.name));
-	}
-	if (target)
-		e->target_pid = BPF_CORE_READ(target, tgid);
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }

@@ -9,9 +9,12 @@
  * lsmctl keeps the guarded map to the cgroups whose policy has
  * self-protection on, and loads the guard only while there is one. Most
  * of these hooks are rare; the ones that are not (unlink, rename,
- * fcntl, ioctl, fork) leave at the first test for everyone but the
- * case they guard against. The one self-protection check left in the
- * policies' own programs is at file_open, which every task calls.
+ * fcntl, ioctl, fork, capable) leave at the first test of their
+ * arguments for everyone but the case they guard against, and ptrace
+ * checks and signals, which ask about a target, walk the caller's
+ * cgroup levels only up to the deepest guarded one. The one
+ * self-protection check left in the policies' own programs is at
+ * file_open, which every task calls.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
@@ -19,14 +22,13 @@
 #include <bpf/bpf_tracing.h>
 
 #include "engine.h"
+#include "event.bpf.h"
 #include "mount_api.bpf.h"
 #include "subtree.bpf.h"
 
 #define EPERM			1
 #define BPF_FS_MAGIC		0xcafe4a11
 #define CLONE_INTO_CGROUP	0x200000000ULL
-#define PTRACE_MODE_ATTACH	0x02
-#define PTRACE_MODE_REALCREDS	0x10
 #define BPF_F_RDONLY		(1U << 3)
 #define F_SETFL			4
 #define F_SETOWN		8
@@ -107,10 +109,6 @@ struct guard_req {
 static __always_inline void guard_report(const struct lab_guard *g, const struct guard_req *req)
 {
 	struct lab_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	/* guard_req is ours, not the kernel's: no CO-RE read of its fields */
-	struct task_struct *target = req->target;
-	struct dentry *d = req->dentry;
-	struct inode *inode;
 	__u32 zero = 0;
 	__u64 *n;
 
@@ -120,26 +118,9 @@ static __always_inline void guard_report(const struct lab_guard *g, const struct
 			*n += 1;	/* per-CPU, and LSM programs run with migration off */
 		return;
 	}
-	__builtin_memset(e, 0, sizeof(*e));
-	e->time_ns = bpf_ktime_get_ns();
-	e->cgroup_id = bpf_get_current_cgroup_id();
-	e->policy_cgroup_id = g->cgroup_id;
-	e->pid = bpf_get_current_pid_tgid() >> 32;
-	e->hook = LAB_GUARD_HOOK_BASE + req->hook;
-	e->rule = LAB_RULE_SELF;
-	e->verdict = (g->flags & LAB_AUDIT) ? LAB_VERDICT_AUDIT : LAB_VERDICT_DENY;
-	e->class = LAB_SELF;
-	e->number = req->number;
-	bpf_get_current_comm(e->comm, sizeof(e->comm));
-	if (target)
-		e->target_pid = BPF_CORE_READ(target, tgid);
-	if (d) {
-		inode = BPF_CORE_READ(d, d_inode);
-		if (inode)
-			e->ino = BPF_CORE_READ(inode, i_ino);
-		e->dev = BPF_CORE_READ(d, d_sb, s_dev);
-		bpf_probe_read_kernel_str(e->name, sizeof(e->name), BPF_CORE_READ(d, d_name.name));
-	}
+	/* guard_req is ours, not the kernel's: no CO-RE read of its fields */
+	event_fill(e, g->cgroup_id, g->flags, LAB_GUARD_HOOK_BASE + req->hook, LAB_RULE_SELF,
+		   LAB_SELF, req->number, req->target, req->dentry);
 	bpf_ringbuf_submit(e, 0);
 }
 
@@ -215,14 +196,6 @@ static __always_inline int guard_deny(__u16 hook, __u32 number, struct dentry *d
 	struct guard_req req = {
 		.hook = hook, .ask = GUARD_DENY, .number = number, .dentry = dentry,
 	};
-
-	return guard(&req);
-}
-
-static __always_inline int guard_target(__u16 hook, __u8 ask, __u32 number,
-					struct task_struct *target)
-{
-	struct guard_req req = { .hook = hook, .ask = ask, .number = number, .target = target };
 
 	return guard(&req);
 }
@@ -454,9 +427,13 @@ SEC("lsm/task_kill")
 int BPF_PROG(guard_task_kill, struct task_struct *p, struct kernel_siginfo *info, int sig,
 	     const struct cred *cred)
 {
+	struct guard_req req = {
+		.hook = LAB_GUARD_task_kill, .ask = GUARD_SIGNAL, .number = sig, .target = p,
+	};
+
 	if (!sig)
 		return 0;	/* kill(pid, 0) only asks whether pid exists */
-	return guard_target(LAB_GUARD_task_kill, GUARD_SIGNAL, sig, p);
+	return guard(&req);
 }
 
 /* perf: copies of other tasks' stacks and registers, or the whole CPU's. */

@@ -37,7 +37,8 @@ static __always_inline long current_syscall(void)
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	long nr = BPF_CORE_READ(regs, orig_ax) & ~X32_SYSCALL_BIT;
 
-	if (!(task->thread_info.status & TS_COMPAT))
+	/* the calls from 424 on have one number on every architecture */
+	if (!(task->thread_info.status & TS_COMPAT) || nr >= NR_OPEN_TREE)
 		return nr;
 	switch (nr) {
 	case NR_I386_SWAPON:
@@ -46,12 +47,6 @@ static __always_inline long current_syscall(void)
 		return NR_SWAPOFF;
 	case NR_I386_PIVOT_ROOT:
 		return NR_PIVOT_ROOT;
-	case NR_OPEN_TREE:
-	case NR_FSOPEN:
-	case NR_FSMOUNT:
-	case NR_FSPICK:
-	case NR_MOUNT_SETATTR:
-		return nr;
 	}
 	return -1;	/* none of ours */
 }

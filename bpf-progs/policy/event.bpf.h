@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What every event for lsmctl says (struct lab_event, engine.h), for the
+ * engine's reports and the guard's: who, when, the policy, and the
+ * object, a file or a task. The includer fills the rest and submits.
+ */
+#ifndef LSMLAB_EVENT_BPF_H
+#define LSMLAB_EVENT_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+
+#include "engine.h"
+
+static __always_inline void event_fill(struct lab_event *e, __u64 policy_cgroup_id,
+				       __u32 policy_flags, __u16 hook, __u16 rule, __u8 class,
+				       __u32 number, struct task_struct *target,
+				       struct dentry *dentry)
+{
+	struct inode *inode;
+
+	__builtin_memset(e, 0, sizeof(*e));
+	e->time_ns = bpf_ktime_get_ns();
+	e->cgroup_id = bpf_get_current_cgroup_id();
+	e->policy_cgroup_id = policy_cgroup_id;
+	e->pid = bpf_get_current_pid_tgid() >> 32;
+	e->hook = hook;
+	e->rule = rule;
+	e->verdict = (policy_flags & LAB_AUDIT) ? LAB_VERDICT_AUDIT : LAB_VERDICT_DENY;
+	e->class = class;
+	e->number = number;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	if (dentry) {
+		inode = BPF_CORE_READ(dentry, d_inode);
+		if (inode)
+			e->ino = BPF_CORE_READ(inode, i_ino);
+		e->dev = BPF_CORE_READ(dentry, d_sb, s_dev);
+		bpf_probe_read_kernel_str(e->name, sizeof(e->name),
+					  BPF_CORE_READ(dentry, d_name.name));
+	}
+	if (target)
+		e->target_pid = BPF_CORE_READ(target, tgid);
+}
+
+#endif /* LSMLAB_EVENT_BPF_H */
