@@ -53,14 +53,20 @@ static const char *pin_name(const char *dir)
 	return dir + n;
 }
 
-/* Is @name in PIN_ROOT a folder, and no link? */
+/* Is @name in PIN_ROOT a folder, and no link, with a pinned meta and rules, no links either? */
 static int pin_folder(const char *name)
 {
 	char path[PATH_MAX];
 	struct stat st;
 
 	snprintf(path, sizeof(path), PIN_ROOT "/%s", name);
-	return !lstat(path, &st) && S_ISDIR(st.st_mode);
+	if (lstat(path, &st) || !S_ISDIR(st.st_mode))
+		return 0;
+	snprintf(path, sizeof(path), PIN_ROOT "/%s/meta", name);
+	if (!lstat(path, &st) && !S_ISREG(st.st_mode))
+		return 0;
+	snprintf(path, sizeof(path), PIN_ROOT "/%s/rules", name);
+	return lstat(path, &st) || S_ISREG(st.st_mode);
 }
 
 /* Remove every pin in the folder @name of PIN_ROOT, then the folder. */

@@ -482,6 +482,9 @@ static __always_inline __u8 self_at_open(struct file *file, struct cgroup **cgro
 	for (int i = 0; i < 8; i++) {
 		if (grand->d_parent == grand)
 			break;
+		/* /proc/PID/net/...: the network namespace's, shared with tasks outside */
+		if (name_is(parent, "net", 3))
+			return LAB_SELF_DENY;
 		parent = grand;
 		grand = grand->d_parent;
 	}

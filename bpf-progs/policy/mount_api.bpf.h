@@ -35,7 +35,8 @@ static __always_inline long current_syscall(void)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
-	long nr = BPF_CORE_READ(regs, orig_ax) & ~X32_SYSCALL_BIT;
+	/* the kernel runs the call the low 32 bits name: the high ones say nothing */
+	long nr = (int)BPF_CORE_READ(regs, orig_ax) & ~X32_SYSCALL_BIT;
 
 	/* the calls from 424 on have one number on every architecture */
 	if (!(task->thread_info.status & TS_COMPAT) || nr >= NR_OPEN_TREE)

@@ -31,6 +31,8 @@
  *   sp-probe fsopen            fsopen("tmpfs"), the new mount API's first step
  *   sp-probe open-tree DIR     open_tree(DIR, OPEN_TREE_CLONE): a detached copy
  *   sp-probe mount-setattr DIR mount_setattr(DIR): clear MOUNT_ATTR_NOSUID
+ *   sp-probe mount-setattr-hi DIR  the same, with bits above the 32 the
+ *                              kernel reads set in the system call number
  *
  * SIGIO is ignored here, so that an owner set to this process survives.
  */
@@ -247,11 +249,12 @@ static int fd_result(long fd)
 	return 0;
 }
 
-static int mount_setattr_nosuid(const char *dir)
+static int mount_setattr_nosuid(const char *dir, long high)
 {
 	struct mount_attr attr = { .attr_clr = MOUNT_ATTR_NOSUID };
 
-	return syscall(SYS_mount_setattr, AT_FDCWD, dir, 0, &attr, sizeof(attr)) ? errno : 0;
+	return syscall(high | SYS_mount_setattr, AT_FDCWD, dir, 0, &attr, sizeof(attr)) ?
+	       errno : 0;
 }
 
 int main(int argc, char **argv)
@@ -300,12 +303,14 @@ int main(int argc, char **argv)
 	else if (argc == 3 && !strcmp(what, "open-tree"))
 		err = fd_result(syscall(SYS_open_tree, AT_FDCWD, arg, OPEN_TREE_CLONE));
 	else if (argc == 3 && !strcmp(what, "mount-setattr"))
-		err = mount_setattr_nosuid(arg);
+		err = mount_setattr_nosuid(arg, 0);
+	else if (argc == 3 && !strcmp(what, "mount-setattr-hi"))
+		err = mount_setattr_nosuid(arg, 1L << 32);
 	else {
 		fprintf(stderr, "usage: sp-probe objget|objget-ro|mapid-rw|flock PATH | "
 			"setown|setown-ex|fiosetown|perf|prlimit PID | tty-async | tiocsti | cad-on | "
 			"socket FAMILY | fsopen | open-tree|mount-setattr DIR | flood N PATH | "
-			"pivot-root NEW OLD | tiocsctty-hi | lease PATH\n");
+			"pivot-root NEW OLD | tiocsctty-hi | lease PATH | mount-setattr-hi DIR\n");
 		return 2;
 	}
 	printf("sp-probe: %s %s: %s\n", what, arg, err ? strerror(err) : "ok");

@@ -36,6 +36,7 @@ refused "mount(2) of a tmpfs" "mount -t tmpfs none $d/u && umount $d/u"
 refused "fsopen()" "$P fsopen"
 refused "open_tree(OPEN_TREE_CLONE)" "$P open-tree $d/t"
 refused "mount_setattr()" "$P mount-setattr $d/t"
+refused "mount_setattr() named with bits above the kernel's 32" "$P mount-setattr-hi $d/t"
 # pivot_root: the initramfs root cannot be pivoted (EINVAL outside): the
 # rule's EPERM comes first
 mkdir -p $d/t/old
