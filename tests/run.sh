@@ -42,18 +42,67 @@ tally() {
 	done
 }
 
+# A stage's inputs as one key: a hash over the hashes of the files given
+# (a missing file hashes as its name), QEMU's version and the strings given.
+qemu_version=$(qemu-system-x86_64 --version 2>/dev/null | head -n1)
+# Each file is hashed once (cache_digest runs in this shell, so that the
+# subshells of inputs_key see the cache).
+declare -A file_digests=()
+cache_digest() {
+	[ -n "${file_digests[$1]:-}" ] ||
+		file_digests[$1]=$( (sha256sum <"$1" 2>/dev/null || echo "missing $1") | cut -d' ' -f1)
+}
+file_digest() {
+	cache_digest "$1"
+	echo "${file_digests[$1]}"
+}
+inputs_key() { # inputs_key FILE... -- STRING...
+	local files=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do files+=("$1"); shift; done
+	shift
+	{
+		for f in "${files[@]}"; do file_digest "$f"; done
+		printf '%s\n' "$qemu_version" "$@"
+	} | sha256sum | cut -d' ' -f1
+}
+# unchanged STAGE KEY: STAGE last passed with these very inputs.
+unchanged() {
+	[ "${FRESH:-0}" != 1 ] && [ "$(cat "$results/$1.key" 2>/dev/null)" = "$2" ]
+}
+initrd=${INITRD:-build/initramfs.cpio}
+cache_digest "$initrd"
+cache_digest tests/vm/run-vm.sh
+reused=0
+
 if [ "${HOST_TESTS:-1}" = 1 ]; then
-	echo "# host tests"
+	# Every file of the tree (tracked or not, unless ignored), the BTF the
+	# BPF objects are built against, and what harness.sh boots.
+	tree_digest=$(git ls-files -co --exclude-standard -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
+	cache_digest build/kernel/stock/bzImage
+	host_key=$(inputs_key build/bpf/vmlinux.h build/kernel/stock/bzImage "$initrd" -- "$tree_digest")
+	failed_before=$failed
+	if unchanged host "$host_key"; then
+		echo "# host tests: inputs unchanged since they last passed, results reused"
+	else
+		echo "# host tests"
+		rm -f "$results/host.key"
+	fi
 	for t in tests/host/*.sh; do
 		[ -x "$t" ] || continue
 		name=host/$(basename "$t" .sh)
-		"$t" >"$results/$(basename "$t").out" 2>&1
+		out=$results/$(basename "$t").out
+		if unchanged host "$host_key"; then
+			tally "$name" <"$out"
+			continue
+		fi
+		"$t" >"$out" 2>&1
 		rc=$?
-		tally "$name" <"$results/$(basename "$t").out"
-		if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$results/$(basename "$t").out"; then
+		tally "$name" <"$out"
+		if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out"; then
 			fail "$name: exited with status $rc"
 		fi
 	done
+	[ "$failed" -eq "$failed_before" ] && echo "$host_key" >"$results/host.key"
 fi
 
 # One boot: its TAP, stderr, console log, exit status and time in
@@ -61,7 +110,7 @@ fi
 boot() {
 	local v=$1 name=$2 append=$3 tests=$4 t0 rc
 	t0=$(date +%s)
-	tests/vm/run-vm.sh -q -k "build/kernel/$v/bzImage" -i "${INITRD:-build/initramfs.cpio}" \
+	tests/vm/run-vm.sh -q -k "build/kernel/$v/bzImage" -i "$initrd" \
 		-l "$results/$v-$name.log" -t "${TIMEOUT:-600}" -- \
 		"$append" "lab.variant=$v" "lab.tests=$tests" \
 		>"$results/$v-$name.tap" 2>"$results/$v-$name.err"
@@ -76,11 +125,14 @@ for v in "${variants[@]}"; do
 		fail "$v: no kernel at build/kernel/$v/bzImage (make kernel-$v)"
 		continue
 	fi
+	cache_digest "build/kernel/$v/bzImage"
 	while read -r vs name append tests; do
 		case $vs in '' | '#'*) continue ;; esac
 		[[ ",$vs," == *",$v,"* ]] || continue
 		[ -z "${ONLY:-}" ] || [[ ",$ONLY," == *",$name,"* ]] || continue
-		todo+=("$v $name $append $tests")
+		key=$(inputs_key "build/kernel/$v/bzImage" "$initrd" tests/vm/run-vm.sh -- \
+			"$append" "$tests" "${TIMEOUT:-600}" "${ACCEL:-tcg}")
+		todo+=("$key $v $name $append $tests")
 	done <"$boots"
 done
 
@@ -89,8 +141,9 @@ done
 jobs=${JOBS:-$(nproc)}
 echo "# ${#todo[@]} boot(s), $jobs at a time"
 for b in "${todo[@]}"; do
-	read -r v name append tests <<<"$b"
-	rm -f "$results/$v-$name.rc"
+	read -r key v name append tests <<<"$b"
+	unchanged "$v-$name" "$key" && continue
+	rm -f "$results/$v-$name.rc" "$results/$v-$name.key"
 	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
 		wait -n
 	done
@@ -99,13 +152,22 @@ done
 wait
 
 for b in "${todo[@]}"; do
-	read -r v name append tests <<<"$b"
+	read -r key v name append tests <<<"$b"
 	where=$v/$name
 	echo "# boot $where: $append"
+	failed_before=$failed
 	tally "$where" <"$results/$v-$name.tap"
 	read -r rc secs <"$results/$v-$name.rc" || rc=67 secs=?
+	if [ -f "$results/$v-$name.key" ]; then
+		reused=$((reused + 1))
+		echo "#   $where: inputs unchanged since it passed in ${secs}s, not booted again"
+		continue
+	fi
 	case $rc in
-	0) echo "#   $where: booted and passed in ${secs}s" ;;
+	0)
+		echo "#   $where: booted and passed in ${secs}s"
+		[ "$failed" -eq "$failed_before" ] && echo "$key" >"$results/$v-$name.key"
+		;;
 	64 | 65 | 66 | 67) fail "$where: $(grep -m1 -E 'PANIC|HANG|WITHOUT|error' "$results/$v-$name.err" | sed 's/^vm: //')" ;;
 	*) grep -q '^not ok' "$results/$v-$name.tap" ||
 		fail "$where: guest exited with status $rc but reported no failure" ;;
@@ -116,5 +178,9 @@ if [ "$failed" -gt 0 ]; then
 	echo "# failures:"
 	printf '#   %s\n' "${failures[@]}"
 fi
-echo "$passed passed, $failed failed"
+if [ "$reused" -gt 0 ]; then
+	echo "$passed passed, $failed failed ($reused of ${#todo[@]} boots reused: inputs unchanged; FRESH=1 runs them)"
+else
+	echo "$passed passed, $failed failed"
+fi
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
