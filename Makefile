@@ -203,7 +203,7 @@ demo: deps all
 ## bench-quick   nosec/stock/lsm, default LSM set: open+close, pipe, socket (results/)
 bench-quick: deps all $(KBUILD)/nosec/bzImage
 	@bench/run.sh quick
-## bench         the full matrix (results/, about 30 min): kernels x LSM sets x mitigations,
+## bench         the full matrix (results/; the kept run took 71 min, bench/README.md): kernels x LSM sets x mitigations,
 ##               one rule set on every backend, BPF rule and cgroup counts, indirect calls
 bench: deps all $(KBUILD)/nosec/bzImage
 	@bench/run.sh full

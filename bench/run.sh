@@ -5,7 +5,7 @@
 #
 #   bench/run.sh quick    nosec/stock/lsm x the default LSM set, mitigations
 #                         on, no policy: open+close, pipe, socket+close
-#                         (a few minutes)
+#                         (3 boots)
 #   bench/run.sh full     every workload on nosec/stock/lsm, mitigations on
 #                         and off, LSM sets capability / default / each major
 #                         LSM; the equivalent rule set on every backend; BPF
