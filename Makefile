@@ -180,7 +180,8 @@ check: deps all
 
 ## check-debug   every lsm boot on the debug kernel (KASAN, lockdep, kmemleak; about 70 min)
 check-debug: deps all $(KBUILD)/debug/bzImage
-	@HOST_TESTS=0 BOOTS=tests/boots-debug TIMEOUT=3600 tests/run.sh debug
+	@HOST_TESTS=0 BOOTS="tests/boots tests/boots-debug" LIKE=lsm THEN=kernel-clean \
+		TIMEOUT=3600 tests/run.sh debug
 
 ## check-load    the load and fault tests at full counts on lsm (about 30 min)
 check-load: deps all

@@ -4,19 +4,27 @@
 #
 #   tests/run.sh [VARIANT ...]        default: stock lsm
 #
-# Environment: BOOTS=file (default tests/boots), ONLY=name[,name] to run
+# Environment: BOOTS=files (default tests/boots), LIKE=variant to run the
+# boots listed for that variant too (check-debug runs lsm's on debug),
+# THEN=test to add a test at the end of every boot, ONLY=name[,name] to run
 # only those boots, JOBS guests at a time (default: one a core), TIMEOUT
 # per boot (default 600 s), ACCEL (tcg|kvm),
 # INITRD (default build/initramfs.cpio: a copy keeps a long run apart
 # from rebuilds),
-# HOST_TESTS=0 to skip host tests.
+# LIST=1 to print the boots and stop, HOST_TESTS=0 to skip host tests,
+# FRESH=1 to run even the stages an unchanged input lets it skip:
+#
+# a stage (the host tests, or one boot) whose inputs are those of its last
+# passing run is not run again; its TAP is read back from $RESULTS
+# (default build/test-results) and counted, and the closing line says how
+# many boots were reused.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 variants=("$@")
 [ ${#variants[@]} -gt 0 ] || variants=(stock lsm)
-boots=${BOOTS:-tests/boots}
+read -r -a boots <<<"${BOOTS:-tests/boots}"
 results=${RESULTS:-build/test-results}
 mkdir -p "$results"
 passed=0 failed=0
@@ -128,13 +136,22 @@ for v in "${variants[@]}"; do
 	cache_digest "build/kernel/$v/bzImage"
 	while read -r vs name append tests; do
 		case $vs in '' | '#'*) continue ;; esac
-		[[ ",$vs," == *",$v,"* ]] || continue
+		[[ ",$vs," == *",$v,"* || ",$vs," == *",${LIKE:-$v},"* ]] || continue
 		[ -z "${ONLY:-}" ] || [[ ",$ONLY," == *",$name,"* ]] || continue
+		[ -z "${THEN:-}" ] || tests+=,$THEN
 		key=$(inputs_key "build/kernel/$v/bzImage" "$initrd" tests/vm/run-vm.sh -- \
 			"$append" "$tests" "${TIMEOUT:-600}" "${ACCEL:-tcg}")
 		todo+=("$key $v $name $append $tests")
-	done <"$boots"
+	done < <(cat "${boots[@]}")
 done
+
+if [ "${LIST:-0}" = 1 ]; then
+	for b in "${todo[@]}"; do
+		read -r key v name append tests <<<"$b"
+		printf '%s/%s %s lab.tests=%s\n' "$v" "$name" "$append" "$tests"
+	done
+	exit 0
+fi
 
 # Independent guests, JOBS at a time (one a core: each guest has one
 # CPU); each boot's output is kept apart and read in order afterwards.
