@@ -44,7 +44,7 @@ int cgroup_install(const char *staging, const struct compiled *c, __u32 policy, 
 	if (!skel)
 		return errf(err, errlen, "open the lsm_cgroup BPF object: %s", strerror(errno));
 	{
-		struct bpf_program *table[LAB_NR_HOOKS] = HOOK_PROGS(skel);
+		struct bpf_program *table[LAB_NR_HOOKS] = HOOK_PROGS;
 
 		memcpy(progs, table, sizeof(progs));
 	}

@@ -44,7 +44,7 @@ static int global_load(char *err, size_t errlen)
 	if (!skel)
 		return errf(err, errlen, "open the global BPF object: %s", strerror(errno));
 	{
-		struct bpf_program *table[LAB_NR_HOOKS] = HOOK_PROGS(skel);
+		struct bpf_program *table[LAB_NR_HOOKS] = HOOK_PROGS;
 
 		memcpy(progs, table, sizeof(progs));
 	}

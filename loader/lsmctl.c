@@ -608,7 +608,8 @@ static int on_event(void *data, void *raw, size_t size)
 {
 	struct events_ctx *ctx = data;
 	const struct lab_event *e = raw;
-	char when[64], object[128], name[64], text[RULE_TEXT_MAX], comm[17], rule[16];
+	char when[64], object[128], name[POLICY_NAME_MAX], text[RULE_TEXT_MAX];
+	char comm[LAB_COMM_LEN + 1], rule[16];
 	const char *verdict;
 
 	if (size < sizeof(*e))
@@ -620,7 +621,7 @@ static int on_event(void *data, void *raw, size_t size)
 	format_mono_time(e->time_ns, when, sizeof(when));
 	format_object(e, object, sizeof(object));
 	event_rule(e, name, sizeof(name), text, sizeof(text));
-	snprintf(comm, sizeof(comm), "%.16s", e->comm);
+	snprintf(comm, sizeof(comm), "%.*s", LAB_COMM_LEN, e->comm);	/* no NUL when it is full */
 	if (e->rule == LAB_RULE_DEFAULT)
 		snprintf(rule, sizeof(rule), "default");
 	else if (e->rule == LAB_RULE_SELF)
