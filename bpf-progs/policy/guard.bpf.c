@@ -29,13 +29,18 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* The cgroups whose policy has self-protection, by cgroup id. */
+/*
+ * The guard's maps: libbpf pins them in the folder lsmctl opens the
+ * object with, by their names. The cgroups whose policy has
+ * self-protection, by cgroup id:
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, LAB_MAX_POLICIES);
 	__type(key, __u64);
 	__type(value, struct lab_guard);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } guarded SEC(".maps");
 
 /* Their levels, and a filter of their ids a level: struct lab_guard_levels. */
@@ -44,6 +49,7 @@ struct {
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct lab_guard_levels);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } guard_levels SEC(".maps");
 
 /* The guard's events the ring had no room for: lsmctl stats and events say so. */
@@ -52,6 +58,7 @@ struct {
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, __u64);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } lost SEC(".maps");
 
 /* The program guard_<hook> on LSM hook <hook>, one of LAB_GUARD_HOOKS. */

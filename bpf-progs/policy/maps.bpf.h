@@ -2,7 +2,8 @@
 /*
  * The rule maps every instance of the engine has (engine.h has their
  * keys and values), and the hit counts. Hash maps allocated as they
- * fill (BPF_F_NO_PREALLOC), sized in limits.h.
+ * fill (BPF_F_NO_PREALLOC), sized in limits.h. LAB_PINNED: libbpf pins
+ * them in the folder lsmctl opens the object with, by their names.
  */
 #ifndef LSMLAB_MAPS_BPF_H
 #define LSMLAB_MAPS_BPF_H
@@ -11,6 +12,8 @@
 #include <bpf/bpf_helpers.h>
 
 #include "engine.h"
+
+#define LAB_PINNED	__uint(pinning, LIBBPF_PIN_BY_NAME)
 
 /*
  * The policies' configurations, by policy id: lsmctl's record. The
@@ -23,6 +26,7 @@ struct {
 	__uint(max_entries, LAB_MAX_POLICIES);
 	__type(key, __u32);
 	__type(value, struct lab_conf);
+	LAB_PINNED;
 } confs SEC(".maps");
 
 struct {
@@ -31,6 +35,7 @@ struct {
 	__uint(max_entries, LAB_MAX_FILE_RULES);
 	__type(key, struct lab_file_key);
 	__type(value, struct lab_file_val);
+	LAB_PINNED;
 } file_rules SEC(".maps");
 
 struct {
@@ -39,6 +44,7 @@ struct {
 	__uint(max_entries, LAB_MAX_SOCK_RULES);
 	__type(key, struct lab_sock_key);
 	__type(value, struct lab_sock_val);
+	LAB_PINNED;
 } sock_rules SEC(".maps");
 
 struct {
@@ -47,6 +53,7 @@ struct {
 	__uint(max_entries, LAB_MAX_NET_KEYS);
 	__type(key, struct lab_net_key);
 	__type(value, struct lab_net_rule);
+	LAB_PINNED;
 } net_rules SEC(".maps");
 
 struct {
@@ -55,6 +62,7 @@ struct {
 	__uint(max_entries, LAB_MAX_HITS);
 	__type(key, struct lab_hit_key);
 	__type(value, __u64);
+	LAB_PINNED;
 } hits SEC(".maps");
 
 static __always_inline void count_hit(__u32 policy, __u32 rule)

@@ -17,6 +17,7 @@ struct {
 	__uint(max_entries, LAB_MAX_POLICIES);
 	__type(key, __u64);
 	__type(value, struct lab_policy_ref);
+	LAB_PINNED;
 } policies SEC(".maps");
 
 /*
@@ -29,6 +30,7 @@ struct {
 	__uint(max_entries, LAB_BLOOM_INODES);
 	__uint(map_extra, 1);	/* hash functions: one, the cheapest probe */
 	__type(value, struct lab_inode);
+	LAB_PINNED;
 } file_bloom SEC(".maps");
 
 /* Where the policies map's cgroups are: struct lab_levels, in engine.h. */
@@ -37,6 +39,7 @@ struct {
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct lab_levels);
+	LAB_PINNED;
 } levels SEC(".maps");
 
 struct ancestor_ctx {
