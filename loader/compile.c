@@ -488,7 +488,7 @@ int compiled_add_filler(struct compiled *c, size_t n)
 		return 0;
 	grown = realloc(c->files, (c->n_files + n) * sizeof(*c->files));
 	if (!grown)
-		return -1;
+		return -ENOMEM;
 	c->files = grown;
 	for (i = 0; i < n; i++) {
 		struct file_entry *e = &c->files[c->n_files++];

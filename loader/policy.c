@@ -606,19 +606,16 @@ int policy_parse(const char *name, const char *buf, size_t len, struct policy *p
 	int rc;
 
 	memset(p, 0, sizeof(*p));
-	if (!yaml_parser_initialize(&parser)) {
-		snprintf(err, errlen, "%s: out of memory", name);
-		return -1;
-	}
+	if (!yaml_parser_initialize(&parser))
+		return errf(err, errlen, -1, "%s: out of memory", name);
 	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
 	if (!yaml_parser_load(&parser, &doc)) {
 		yaml_mark_t mark = parser.problem_mark;
 
 		if (parser.error == YAML_READER_ERROR && parser.encoding == YAML_UTF8_ENCODING)
 			mark = offset_mark(buf, len, parser.problem_offset);
-		snprintf(err, errlen, "%s:%zu:%zu: not valid YAML: %s", name,
-			 mark.line + 1, mark.column + 1,
-			 parser.problem ? parser.problem : "unknown error");
+		errf(err, errlen, -1, "%s:%zu:%zu: not valid YAML: %s", name, mark.line + 1,
+		     mark.column + 1, parser.problem ? parser.problem : "unknown error");
 		yaml_parser_delete(&parser);
 		return -1;
 	}
@@ -639,20 +636,17 @@ int policy_parse_file(const char *path, struct policy *p, char *err, size_t errl
 	int rc;
 
 	memset(p, 0, sizeof(*p));
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
+	if (!f)
+		return errf(err, errlen, -1, "%s: %s", path, strerror(errno));
 	buf = malloc(POLICY_FILE_MAX + 1);
 	if (!buf) {
 		fclose(f);
-		snprintf(err, errlen, "%s: out of memory", path);
-		return -1;
+		return errf(err, errlen, -1, "%s: out of memory", path);
 	}
 	len = fread(buf, 1, POLICY_FILE_MAX + 1, f);
 	if (ferror(f) || len > POLICY_FILE_MAX) {
-		snprintf(err, errlen, "%s: %s", path,
-			 ferror(f) ? strerror(errno) : "larger than 1 MiB: not a policy");
+		errf(err, errlen, -1, "%s: %s", path,
+		     ferror(f) ? strerror(errno) : "larger than 1 MiB: not a policy");
 		fclose(f);
 		free(buf);
 		return -1;
