@@ -133,7 +133,7 @@ $(SELINUX_POLICY): $(MDP)/mdp
 
 ## loader        lsmctl, the policy tool (static: the same binary runs in the guest)
 LOADER_SRCS := $(wildcard loader/*.c)
-LOADER_HDRS := $(wildcard loader/*.h) bpf-progs/policy/engine.h
+LOADER_HDRS := $(wildcard loader/*.h) bpf-progs/policy/engine.h bpf-progs/policy/limits.h
 loader: $(BUILD)/loader/lsmctl
 $(BUILD)/loader/lsmctl: $(LOADER_SRCS) $(LOADER_HDRS) $(BUILD)/bpf/policy_cgroup.skel.h \
 		$(BUILD)/bpf/policy_global.skel.h $(BUILD)/bpf/guard.skel.h
@@ -153,7 +153,8 @@ fuzz: $(BUILD)/fuzz/fuzz_policy | deps
 		grep -E '^(#[0-9]+[[:space:]]+DONE|Done|stat::number_of_executed_units|==|SUMMARY|fuzz_policy:|artifact_prefix)|runtime error:' ; \
 		test $${PIPESTATUS[0]} -eq 0
 $(BUILD)/fuzz/fuzz_policy: tests/fuzz/fuzz_policy.c loader/policy.c loader/policy.h \
-		loader/compile.c loader/compile.h bpf-progs/policy/engine.h
+		loader/compile.c loader/compile.h loader/errors.h bpf-progs/policy/engine.h \
+		bpf-progs/policy/limits.h
 	@mkdir -p $(@D)
 	@echo "  FUZZ    $@"
 	@$(CLANG) -std=gnu11 -Wall -Wextra -Werror -g -O1 \

@@ -10,7 +10,6 @@
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,82 +17,74 @@
 #include <unistd.h>
 
 #include "backend.h"
-#include "hook_progs.h"
+#include "errors.h"
+#include "instance.h"
 #include "policy_global.skel.h"
 
-#define GLOBAL_DIR PIN_ROOT "/global"
+#define GLOBAL_NAME "global"
+#define GLOBAL_DIR PIN_ROOT "/" GLOBAL_NAME
 
-static void global_path(char *buf, size_t len, const char *what, unsigned int hook)
+/* The global object, whose maps libbpf pins in (or finds in) @dir. */
+static struct policy_global *global_open(const char *dir)
 {
-	snprintf(buf, len, GLOBAL_DIR "/%s%s", what, hook < LAB_NR_HOOKS ? hook_name(hook) : "");
+	LIBBPF_OPTS(bpf_object_open_opts, opts, .pin_root_path = dir);
+
+	return policy_global__open_opts(&opts);
 }
 
-/* Load and pin the global instance unless it is there; 0 or -1. */
+/* The loaded instance, its maps opened from their pins; NULL with errno set. */
+static struct policy_global *global_pinned(void)
+{
+	struct policy_global *skel = global_open(GLOBAL_DIR);
+	int rc;
+
+	if (!skel)
+		return NULL;
+	rc = open_pinned_maps(skel->obj);
+	if (rc) {
+		policy_global__destroy(skel);
+		errno = -rc;
+		return NULL;
+	}
+	return skel;
+}
+
+/* Load and pin the global instance unless it is there; 0 or -errno. */
 static int global_load(char *err, size_t errlen)
 {
-	struct policy_global *skel;
 	struct bpf_program *progs[LAB_NR_HOOKS];
-	char tmp[256], path[PATH_MAX];
+	struct policy_global *skel;
+	char tmp[PATH_MAX], path[PATH_MAX];
 	struct stat st;
 	unsigned int h;
-	int rc = -1;
+	int rc;
 
 	if (!stat(GLOBAL_DIR, &st))
 		return 0;
-	skel = policy_global__open();
-	if (!skel)
-		return errf(err, errlen, "open the global BPF object: %s", strerror(errno));
-	{
-		struct bpf_program *table[LAB_NR_HOOKS] = HOOK_PROGS(skel);
-
-		memcpy(progs, table, sizeof(progs));
-	}
-	if (store_share_events(skel->maps.events, err, errlen))
-		goto out;
-	if (policy_global__load(skel)) {
-		errf(err, errlen, "the kernel refused the global programs (%s)%s", strerror(errno),
-		     " - the verifier's log, if any, is above");
-		goto out;
-	}
 	/* pinned under a temporary name, then renamed: there in full or not */
-	snprintf(tmp, sizeof(tmp), PIN_ROOT "/tmp-global-%d", getpid());
-	if (mkdir(tmp, 0700)) {
-		errf(err, errlen, "mkdir %s: %s", tmp, strerror(errno));
-		goto out;
+	store_pid_dir(tmp, sizeof(tmp), STORE_TMP, GLOBAL_NAME);
+	skel = global_open(tmp);
+	if (!skel)
+		return errf(err, errlen, -errno, "open the global BPF object: %s", strerror(errno));
+	rc = instance_programs(skel->obj, progs, err, errlen);
+	if (!rc)
+		rc = store_share_events(skel->maps.events, err, errlen);
+	if (!rc)
+		rc = store_load_shared(skel->obj, tmp, "the global programs", err, errlen);
+	for (h = 0; h < LAB_NR_HOOKS && !rc; h++) {
+		hook_pin(path, sizeof(path), tmp, PIN_PROG, h);
+		if (bpf_program__pin(progs[h], path))
+			rc = errf(err, errlen, -errno, "pin %s: %s", path, strerror(errno));
 	}
-	{
-		struct bpf_map *maps[] = { skel->maps.confs, skel->maps.file_rules,
-					   skel->maps.sock_rules, skel->maps.net_rules,
-					   skel->maps.hits, skel->maps.policies,
-					   skel->maps.levels, skel->maps.file_bloom };
-		size_t i;
-
-		for (i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
-			snprintf(path, sizeof(path), "%s/%s", tmp, bpf_map__name(maps[i]));
-			if (bpf_map__pin(maps[i], path)) {
-				errf(err, errlen, "pin %s: %s", path, strerror(errno));
-				goto out;
-			}
-		}
-	}
-	for (h = 0; h < LAB_NR_HOOKS; h++) {
-		snprintf(path, sizeof(path), "%s/prog-%s", tmp, hook_name(h));
-		if (bpf_program__pin(progs[h], path)) {
-			errf(err, errlen, "pin %s: %s", path, strerror(errno));
-			goto out;
-		}
-	}
-	if (rename(tmp, GLOBAL_DIR)) {
-		errf(err, errlen, "rename %s: %s", tmp, strerror(errno));
-		goto out;
-	}
-	rc = 0;
-out:
+	if (!rc && rename(tmp, GLOBAL_DIR))
+		rc = errf(err, errlen, -errno, "rename %s: %s", tmp, strerror(errno));
+	if (rc)
+		store_remove(tmp);	/* never committed: nothing of it stays */
 	policy_global__destroy(skel);
 	return rc;
 }
 
-/* Attach the hooks in @hooks that are not attached yet. */
+/* Attach the hooks in @hooks that are not attached yet; 0 or -errno. */
 static int global_attach(__u64 hooks, char *err, size_t errlen)
 {
 	char path[PATH_MAX];
@@ -104,21 +95,22 @@ static int global_attach(__u64 hooks, char *err, size_t errlen)
 	for (h = 0; h < LAB_NR_HOOKS; h++) {
 		if (!(hooks & (1ull << h)))
 			continue;
-		global_path(path, sizeof(path), "link-", h);
+		hook_pin(path, sizeof(path), GLOBAL_DIR, PIN_LINK, h);
 		if (!stat(path, &st))
 			continue;
-		global_path(path, sizeof(path), "prog-", h);
+		hook_pin(path, sizeof(path), GLOBAL_DIR, PIN_PROG, h);
 		prog = bpf_obj_get(path);
 		if (prog < 0)
-			return errf(err, errlen, "%s: %s", path, strerror(errno));
+			return errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
 		link = bpf_raw_tracepoint_open(NULL, prog);
 		close(prog);
 		if (link < 0)
-			return errf(err, errlen, "attach lsm/%s: %s", hook_name(h), strerror(errno));
-		global_path(path, sizeof(path), "link-", h);
+			return errf(err, errlen, -errno, "attach lsm/%s: %s", hook_name(h),
+				    strerror(errno));
+		hook_pin(path, sizeof(path), GLOBAL_DIR, PIN_LINK, h);
 		if (bpf_obj_pin(link, path)) {
 			close(link);
-			return errf(err, errlen, "pin %s: %s", path, strerror(errno));
+			return errf(err, errlen, -errno, "pin %s: %s", path, strerror(errno));
 		}
 		close(link);
 	}
@@ -141,19 +133,18 @@ static void levels_add(struct lab_levels *l, __u32 level, __u64 cgroup_id,
 		l->any_self_protect = 1;
 }
 
-static int global_levels(int policies, int add_level, __u64 add_id, const struct lab_conf *add)
+static int global_levels(const struct policy_global *skel, int add_level, __u64 add_id,
+			 const struct lab_conf *add)
 {
+	int policies = bpf_map__fd(skel->maps.policies), levels = bpf_map__fd(skel->maps.levels);
 	struct lab_policy_ref ref;
 	struct lab_levels l = { 0 };
 	__u64 key, next, *prev = NULL;
 	__u32 zero = 0;
-	int fd, rc = 0;
 
-	fd = bpf_obj_get(GLOBAL_DIR "/levels");
-	if (fd < 0)
-		return -1;
 	if (add_level >= 0) {
-		rc = bpf_map_lookup_elem(fd, &zero, &l);
+		if (bpf_map_lookup_elem(levels, &zero, &l))
+			return -errno;
 		levels_add(&l, (__u32)add_level, add_id, add);
 	} else {
 		while (!bpf_map_get_next_key(policies, prev, &next)) {
@@ -165,148 +156,138 @@ static int global_levels(int policies, int add_level, __u64 add_id, const struct
 		}
 	}
 	l.first = l.mask ? (__u32)__builtin_ctz(l.mask) : 0;
-	if (!rc)
-		rc = bpf_map_update_elem(fd, &zero, &l, 0);
-	close(fd);
-	return rc;
+	return bpf_map_update_elem(levels, &zero, &l, 0) ? -errno : 0;
 }
 
-int global_install(const char *staging, const struct compiled *c, __u32 policy,
-		   __u64 cgroup_id, char *err, size_t errlen)
+static int global_install(const char *staging, const struct compiled *c, __u32 policy,
+			  int cgroup_fd, char *err, size_t errlen)
 {
 	struct lab_policy_ref ref = {
 		.policy = policy, .level = c->conf.cgroup_level, .conf = c->conf,
 	};
+	__u64 cgroup_id = c->conf.cgroup_id;
+	struct policy_global *skel;
 	struct rule_maps maps;
-	char path[PATH_MAX];
-	int policies, e, rc = -1;
+	int rc;
 
 	(void)staging;	/* the rules live in the global maps, keyed by policy */
-	if (global_load(err, errlen))
-		return -1;
-	if (rule_maps_open(GLOBAL_DIR, &maps))
-		return errf(err, errlen, "open the global maps: %s", strerror(errno));
-	if (maps.file_bloom < 0) {
-		rule_maps_close(&maps);
-		return errf(err, errlen, "open " GLOBAL_DIR "/file_bloom: %s", strerror(errno));
-	}
-	snprintf(path, sizeof(path), GLOBAL_DIR "/policies");
-	policies = bpf_obj_get(path);
-	if (policies < 0) {
-		errf(err, errlen, "%s: %s", path, strerror(errno));
+	(void)cgroup_fd;	/* the programs find the cgroup by its id */
+	rc = global_load(err, errlen);
+	if (rc)
+		return rc;
+	skel = global_pinned();
+	if (!skel)
+		return errf(err, errlen, -errno, "open the global maps: %s", strerror(errno));
+	maps = (struct rule_maps)RULE_MAPS_OF(skel);
+	maps.file_bloom = bpf_map__fd(skel->maps.file_bloom);
+	rc = rule_maps_fill(&maps, policy, c);
+	if (rc) {
+		errf(err, errlen, rc, "fill the global rule maps: %s", strerror(-rc));
 		goto out;
 	}
-	e = rule_maps_fill(&maps, policy, c);
-	if (e) {
-		errf(err, errlen, "fill the global rule maps: %s", strerror(-e));
+	rc = global_attach(c->hooks, err, errlen);
+	if (rc)
 		goto out;
-	}
-	if (global_attach(c->hooks, err, errlen))
-		goto out;
-	if (global_levels(policies, (int)ref.level, cgroup_id, &c->conf)) {
-		errf(err, errlen, "the levels map: %s", strerror(errno));
+	rc = global_levels(skel, (int)ref.level, cgroup_id, &c->conf);
+	if (rc) {
+		errf(err, errlen, rc, "the levels map: %s", strerror(-rc));
 		goto out;
 	}
 	/* the switch: from here on the cgroup's tasks see this policy */
-	if (bpf_map_update_elem(policies, &cgroup_id, &ref, 0)) {
-		errf(err, errlen, "add the cgroup to the policies map: %s", strerror(errno));
-		goto out;
-	}
-	rc = 0;
+	if (bpf_map_update_elem(bpf_map__fd(skel->maps.policies), &cgroup_id, &ref, 0))
+		rc = errf(err, errlen, -errno, "add the cgroup to the policies map: %s",
+			  strerror(errno));
 out:
-	if (policies >= 0)
-		close(policies);
-	rule_maps_close(&maps);
+	policy_global__destroy(skel);
 	return rc;
 }
 
-int global_forget(const struct lab_meta *m)
+static int global_forget(const struct lab_meta *m, const struct lab_meta *committed)
 {
 	struct lab_policy_ref ref;
+	struct policy_global *skel;
 	struct rule_maps maps;
-	char dir[PATH_MAX];
-	struct stored s;
 	struct stat st;
 	int policies, rc;
 
 	if (stat(GLOBAL_DIR, &st))
 		return 0;	/* no global instance: nothing of it left */
-	if (rule_maps_open(GLOBAL_DIR, &maps))
-		return -1;
-	policies = bpf_obj_get(GLOBAL_DIR "/policies");
-	if (policies < 0) {
-		rule_maps_close(&maps);
-		return -1;
-	}
-	if (policies >= 0 && !bpf_map_lookup_elem(policies, &m->cgroup_id, &ref) &&
-	    ref.policy == m->policy) {
+	skel = global_pinned();
+	if (!skel)
+		return -errno;
+	maps = (struct rule_maps)RULE_MAPS_OF(skel);
+	policies = bpf_map__fd(skel->maps.policies);
+	if (!bpf_map_lookup_elem(policies, &m->cgroup_id, &ref) && ref.policy == m->policy) {
 		/*
 		 * The cgroup still points at this policy: back to the committed
 		 * one if that is another global policy (an apply killed after
 		 * its switch), else the cgroup leaves the map.
 		 */
-		policy_dir(m->cgroup_id, dir, sizeof(dir));
-		if (!stored_read(dir, &s) && s.meta.backend == BACKEND_GLOBAL &&
-		    s.meta.policy != m->policy &&
-		    !bpf_map_lookup_elem(maps.confs, &s.meta.policy, &ref.conf)) {
-			ref.policy = s.meta.policy;
+		if (committed && !bpf_map_lookup_elem(maps.confs, &committed->policy, &ref.conf)) {
+			ref.policy = committed->policy;
 			/* its levels bits first: a recompute since may have dropped them */
-			global_levels(policies, (int)ref.level, m->cgroup_id, &ref.conf);
+			global_levels(skel, (int)ref.level, m->cgroup_id, &ref.conf);
 			bpf_map_update_elem(policies, &m->cgroup_id, &ref, 0);
 		} else {
 			bpf_map_delete_elem(policies, &m->cgroup_id);
 		}
-		stored_free(&s);
 	}
 	/* after a replace too: the old policy's bits go */
-	global_levels(policies, -1, 0, NULL);
-	close(policies);
+	global_levels(skel, -1, 0, NULL);
 	rc = rule_maps_forget(&maps, m->policy);
-	rule_maps_close(&maps);
+	policy_global__destroy(skel);
 	return rc;
 }
 
-void global_gc(void)
+static void global_gc(__u64 hooks, unsigned int policies)
 {
-	struct stored *list;
 	char path[PATH_MAX];
 	struct stat st;
-	__u64 needed = 0;
 	unsigned int h;
-	int i, n, globals = 0;
 
 	if (stat(GLOBAL_DIR, &st))
 		return;
-	n = stored_list(&list);
-	if (n < 0)
-		return;
-	for (i = 0; i < n; i++) {
-		if (list[i].meta.backend != BACKEND_GLOBAL)
-			continue;
-		needed |= list[i].meta.hooks;
-		globals++;
-	}
-	stored_list_free(list, n);
 	for (h = 0; h < LAB_NR_HOOKS; h++) {
-		if (needed & (1ull << h))
+		if (hooks & (1ull << h))
 			continue;
-		global_path(path, sizeof(path), "link-", h);
+		hook_pin(path, sizeof(path), GLOBAL_DIR, PIN_LINK, h);
 		unlink(path);	/* the last reference: the hook is detached */
 	}
-	if (!globals) {
-		/* nothing global left: unload it, maps and all */
-		const char *names[] = { "confs", "file_rules", "sock_rules", "net_rules",
-					"hits", "policies", "levels", "file_bloom" };
-		size_t k;
-
-		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
-			snprintf(path, sizeof(path), GLOBAL_DIR "/%s", names[k]);
-			unlink(path);
-		}
-		for (h = 0; h < LAB_NR_HOOKS; h++) {
-			global_path(path, sizeof(path), "prog-", h);
-			unlink(path);
-		}
-		rmdir(GLOBAL_DIR);
-	}
+	if (!policies)
+		store_remove(GLOBAL_DIR);	/* nothing global left: unload it, maps and all */
 }
+
+/* Every policy's links and hits are the one instance's. */
+static void global_pin_folder(const struct stored *s, char *buf, size_t len)
+{
+	(void)s;
+	snprintf(buf, len, GLOBAL_DIR);
+}
+
+/* A policy's configuration is deleted last: an id with one is not free. */
+static void global_held_ids(unsigned char *used, size_t n)
+{
+	struct policy_global *skel = global_pinned();
+	__u32 key, next, *prev = NULL;
+	int confs;
+
+	if (!skel)
+		return;
+	confs = bpf_map__fd(skel->maps.confs);
+	while (!bpf_map_get_next_key(confs, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (key < n)
+			used[key] = 1;
+	}
+	policy_global__destroy(skel);
+}
+
+const struct backend_ops global_backend = {
+	.name = "global",
+	.install = global_install,
+	.forget = global_forget,
+	.gc = global_gc,
+	.pin_folder = global_pin_folder,
+	.held_ids = global_held_ids,
+};

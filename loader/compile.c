@@ -18,34 +18,14 @@
 #include <sys/sysmacros.h>
 
 #include "compile.h"
+#include "errors.h"
 
 #define BIT(n) (1ull << (n))
+#define FILLER_MAJOR	LAB_MAJOR(~0U)	/* the largest major: no such device */
 
-static const char *const hook_names[LAB_NR_HOOKS] = {
-	[LAB_HOOK_FILE_OPEN] = "file_open",
-	[LAB_HOOK_BPRM_CHECK] = "bprm_check_security",
-	[LAB_HOOK_INODE_CREATE] = "inode_create",
-	[LAB_HOOK_INODE_MKDIR] = "inode_mkdir",
-	[LAB_HOOK_INODE_MKNOD] = "inode_mknod",
-	[LAB_HOOK_INODE_SYMLINK] = "inode_symlink",
-	[LAB_HOOK_INODE_LINK] = "inode_link",
-	[LAB_HOOK_INODE_RENAME] = "inode_rename",
-	[LAB_HOOK_INODE_UNLINK] = "inode_unlink",
-	[LAB_HOOK_INODE_RMDIR] = "inode_rmdir",
-	[LAB_HOOK_SOCKET_CREATE] = "socket_create",
-	[LAB_HOOK_SOCKET_BIND] = "socket_bind",
-	[LAB_HOOK_SOCKET_CONNECT] = "socket_connect",
-	[LAB_HOOK_SOCKET_SENDMSG] = "socket_sendmsg",
-	[LAB_HOOK_PTRACE_ACCESS] = "ptrace_access_check",
-	[LAB_HOOK_PTRACE_TRACEME] = "ptrace_traceme",
-	[LAB_HOOK_SB_MOUNT] = "sb_mount",
-	[LAB_HOOK_MOVE_MOUNT] = "move_mount",
-	[LAB_HOOK_SB_UMOUNT] = "sb_umount",
-	[LAB_HOOK_KERNEL_LOAD_DATA] = "kernel_load_data",
-	[LAB_HOOK_KERNEL_READ_FILE] = "kernel_read_file",
-	[LAB_HOOK_TASK_KILL] = "task_kill",
-	[LAB_HOOK_CAPABLE] = "capable",
-};
+#define HOOK_NAME(ENUM, hook)	[LAB_HOOK_##ENUM] = #hook,
+static const char *const hook_names[LAB_NR_HOOKS] = { LAB_HOOKS(HOOK_NAME) };
+#undef HOOK_NAME
 
 static const char *const class_names[LAB_NR_CLASSES] = {
 	[LAB_READ] = "read",
@@ -115,6 +95,7 @@ const char *hook_rule_kinds(unsigned int hook)
 	return buf;
 }
 
+/* FILE:LINE, then the message; returns -1. */
 __attribute__((format(printf, 5, 6)))
 static int fail(char *err, size_t errlen, const char *file, unsigned int line,
 		const char *fmt, ...)
@@ -124,7 +105,7 @@ static int fail(char *err, size_t errlen, const char *file, unsigned int line,
 
 	va_start(ap, fmt);
 	if (n >= 0 && (size_t)n < errlen)
-		vsnprintf(err + n, errlen - n, fmt, ap);
+		verrf(err + n, errlen - n, -1, fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -240,10 +221,10 @@ static void describe(const struct policy_rule *r, char *buf, size_t len)
 int mountinfo_dev(FILE *mountinfo, __u64 mnt_id, __u32 *dev);
 int path_kernel_dev(const char *path, struct stat *st, __u32 *dev);
 
-/* The kernel's dev_t (MINORBITS 20), as BPF reads it from a superblock. */
+/* The kernel's dev_t, as BPF reads it from a superblock. */
 static __u32 kdev(unsigned int maj, unsigned int min)
 {
-	return (maj << 20) | min;
+	return LAB_MKDEV(maj, min);
 }
 
 int mountinfo_dev(FILE *mountinfo, __u64 mnt_id, __u32 *dev)
@@ -507,13 +488,13 @@ int compiled_add_filler(struct compiled *c, size_t n)
 		return 0;
 	grown = realloc(c->files, (c->n_files + n) * sizeof(*c->files));
 	if (!grown)
-		return -1;
+		return -ENOMEM;
 	c->files = grown;
 	for (i = 0; i < n; i++) {
 		struct file_entry *e = &c->files[c->n_files++];
 
 		memset(e, 0, sizeof(*e));
-		e->key.dev = 0xfff00000;	/* major 4095: no such device */
+		e->key.dev = LAB_MKDEV(FILLER_MAJOR, 0);
 		e->key.ino = i + 1;
 		e->val.exact[LAB_READ] = 1;	/* rule 0's, were it ever hit */
 	}

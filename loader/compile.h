@@ -52,7 +52,7 @@ void compiled_free(struct compiled *c);
 /*
  * Add @n file rules on inodes of a device that does not exist: they
  * match nothing, and make the rule maps as large as a policy with @n
- * more rules (benchmarks of cost against rule count). 0 or -1.
+ * more rules (benchmarks of cost against rule count). 0 or -ENOMEM.
  */
 int compiled_add_filler(struct compiled *c, size_t n);
 

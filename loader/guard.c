@@ -13,19 +13,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "errors.h"
 #include "guard.h"
 #include "guard.skel.h"
+#include "instance.h"
 
-#define GUARD_DIR PIN_ROOT "/guard"
+#define GUARD_NAME "guard"
+#define GUARD_DIR PIN_ROOT "/" GUARD_NAME
 
-#define GUARD_NAME(hook)	#hook,
-static const char *const guard_hooks[LAB_NR_GUARD_HOOKS] = { LAB_GUARD_HOOKS(GUARD_NAME) };
-#undef GUARD_NAME
-
-/* The guard's maps lsmctl pins (the events ring is the store's). */
-static const char *const guard_maps[] = { "guarded", "guard_levels", "lost" };
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define GUARD_HOOK_NAME(hook)	#hook,
+static const char *const guard_hooks[LAB_NR_GUARD_HOOKS] = { LAB_GUARD_HOOKS(GUARD_HOOK_NAME) };
+#undef GUARD_HOOK_NAME
 
 const char *guard_hook_name(unsigned int hook)
 {
@@ -41,6 +39,33 @@ static int kernel_has_hook(const struct btf *vmlinux, const char *hook)
 	return btf__find_by_name_kind(vmlinux, name, BTF_KIND_FUNC) > 0;
 }
 
+/* The guard's object, whose maps libbpf pins in (or finds in) @dir. */
+static struct guard *guard_open(const char *dir)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, opts, .pin_root_path = dir);
+
+	return guard__open_opts(&opts);
+}
+
+/* Attach @prog, its link pinned in @dir; 0 or -errno. */
+static int guard_attach(struct bpf_program *prog, unsigned int hook, const char *dir,
+			char *err, size_t errlen)
+{
+	struct bpf_link *link = bpf_program__attach_lsm(prog);
+	char path[PATH_MAX];
+	int rc;
+
+	if (!link)
+		return errf(err, errlen, -errno, "attach lsm/%s: %s", guard_hooks[hook],
+			    strerror(errno));
+	snprintf(path, sizeof(path), "%s/link-%s", dir, guard_hooks[hook]);
+	rc = bpf_link__pin(link, path) ? -errno : 0;
+	bpf_link__destroy(link);	/* the pin holds it, or it goes */
+	if (rc)
+		return errf(err, errlen, rc, "pin %s: %s", path, strerror(-rc));
+	return 0;
+}
+
 /*
  * Load the guard, attach every hook this kernel has, and pin it all
  * under a temporary name, renamed into place: there in full or not.
@@ -49,25 +74,25 @@ static int guard_load(char *err, size_t errlen)
 {
 	struct bpf_program *progs[LAB_NR_GUARD_HOOKS];
 	struct btf *vmlinux = NULL;
-	char tmp[256], path[PATH_MAX], name[64];
-	struct bpf_link *link;
+	char tmp[256], name[64];
 	struct guard *skel;
 	unsigned int h;
-	int rc = -1;
+	int rc = 0;
 
-	skel = guard__open();
+	store_pid_dir(tmp, sizeof(tmp), STORE_TMP, GUARD_NAME);
+	skel = guard_open(tmp);
 	if (!skel)
-		return errf(err, errlen, "open the guard's BPF object: %s", strerror(errno));
+		return errf(err, errlen, -errno, "open the guard's BPF object: %s", strerror(errno));
 	vmlinux = btf__load_vmlinux_btf();
 	if (!vmlinux) {
-		errf(err, errlen, "the kernel's BTF: %s", strerror(errno));
+		rc = errf(err, errlen, -errno, "the kernel's BTF: %s", strerror(errno));
 		goto out;
 	}
 	for (h = 0; h < LAB_NR_GUARD_HOOKS; h++) {
 		snprintf(name, sizeof(name), "guard_%s", guard_hooks[h]);
 		progs[h] = bpf_object__find_program_by_name(skel->obj, name);
 		if (!progs[h]) {
-			errf(err, errlen, "the guard has no program %s", name);
+			rc = errf(err, errlen, -ENOENT, "the guard has no program %s", name);
 			goto out;
 		}
 		if (kernel_has_hook(vmlinux, guard_hooks[h]))
@@ -77,50 +102,20 @@ static int guard_load(char *err, size_t errlen)
 			"self-protection goes without it\n", guard_hooks[h]);
 		bpf_program__set_autoload(progs[h], false);
 	}
-	if (store_share_events(skel->maps.events, err, errlen))
-		goto out;
-	if (guard__load(skel)) {
-		errf(err, errlen, "the kernel refused the guard's programs (%s)%s", strerror(errno),
-		     " - the verifier's log, if any, is above");
-		goto out;
-	}
-	snprintf(tmp, sizeof(tmp), PIN_ROOT "/tmp-guard-%d", getpid());
-	if (mkdir(tmp, 0700)) {
-		errf(err, errlen, "mkdir %s: %s", tmp, strerror(errno));
-		goto out;
-	}
-	for (h = 0; h < ARRAY_SIZE(guard_maps); h++) {
-		snprintf(path, sizeof(path), "%s/%s", tmp, guard_maps[h]);
-		if (bpf_map__pin(bpf_object__find_map_by_name(skel->obj, guard_maps[h]), path))
-			goto pin_failed;
-	}
-	for (h = 0; h < LAB_NR_GUARD_HOOKS; h++) {
-		if (!bpf_program__autoload(progs[h]))
-			continue;
-		link = bpf_program__attach_lsm(progs[h]);
-		if (!link) {
-			errf(err, errlen, "attach lsm/%s: %s", guard_hooks[h], strerror(errno));
-			goto out;
-		}
-		snprintf(path, sizeof(path), "%s/link-%s", tmp, guard_hooks[h]);
-		rc = bpf_link__pin(link, path);
-		bpf_link__destroy(link);	/* the pin holds it, or it goes */
-		if (rc)
-			goto pin_failed;
-		rc = -1;
-	}
-	if (rename(tmp, GUARD_DIR)) {
-		errf(err, errlen, "rename %s: %s", tmp, strerror(errno));
-		goto out;
-	}
-	rc = 0;
-	goto out;
-pin_failed:
-	errf(err, errlen, "pin %s: %s", path, strerror(errno));
+	rc = store_share_events(skel->maps.events, err, errlen);
+	if (!rc)
+		rc = store_load_shared(skel->obj, tmp, "the guard's programs", err, errlen);
+	for (h = 0; h < LAB_NR_GUARD_HOOKS && !rc; h++)
+		if (bpf_program__autoload(progs[h]))
+			rc = guard_attach(progs[h], h, tmp, err, errlen);
+	if (!rc && rename(tmp, GUARD_DIR))
+		rc = errf(err, errlen, -errno, "rename %s: %s", tmp, strerror(errno));
 out:
+	if (rc)
+		store_remove(tmp);	/* its links go with it, and with them its hooks */
 	btf__free(vmlinux);
 	guard__destroy(skel);
-	return rc;	/* a tmp-guard- folder left behind is the next lsmctl's to remove */
+	return rc;
 }
 
 /*
@@ -131,19 +126,22 @@ out:
 static int guard_whole(void)
 {
 	struct btf *vmlinux = btf__load_vmlinux_btf();
+	struct guard *skel = guard_open(GUARD_DIR);
 	char path[PATH_MAX];
+	struct bpf_map *map;
 	struct stat st;
 	unsigned int h;
-	int whole = !!vmlinux;
+	int whole = vmlinux && skel;
 
-	for (h = 0; whole && h < ARRAY_SIZE(guard_maps); h++) {
-		snprintf(path, sizeof(path), GUARD_DIR "/%s", guard_maps[h]);
-		whole = !lstat(path, &st);
-	}
+	if (skel)
+		bpf_object__for_each_map(map, skel->obj)
+			if (whole && bpf_map__pin_path(map))
+				whole = !lstat(bpf_map__pin_path(map), &st);
 	for (h = 0; whole && h < LAB_NR_GUARD_HOOKS; h++) {
 		snprintf(path, sizeof(path), GUARD_DIR "/link-%s", guard_hooks[h]);
 		whole = !lstat(path, &st) || !kernel_has_hook(vmlinux, guard_hooks[h]);
 	}
+	guard__destroy(skel);
 	btf__free(vmlinux);
 	return whole;
 }
@@ -194,23 +192,6 @@ static void levels_of(const struct guard_set *set, struct lab_guard_levels *l)
 	}
 }
 
-/* Remove a guard pinned in @dir: its links' last references go, and with them the hooks. */
-static void guard_remove(const char *dir)
-{
-	char path[PATH_MAX];
-	unsigned int h;
-
-	for (h = 0; h < LAB_NR_GUARD_HOOKS; h++) {
-		snprintf(path, sizeof(path), "%s/link-%s", dir, guard_hooks[h]);
-		unlink(path);
-	}
-	for (h = 0; h < ARRAY_SIZE(guard_maps); h++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, guard_maps[h]);
-		unlink(path);
-	}
-	rmdir(dir);
-}
-
 __u64 guard_lost(void)
 {
 	__u32 zero = 0;
@@ -223,16 +204,17 @@ int guard_sync(const struct lab_meta *pending, char *err, size_t errlen)
 	static struct guard_set set;
 	struct lab_guard_levels old = { 0 }, now = { 0 };
 	char partial[PATH_MAX] = "";
+	struct guard *skel = NULL;
 	struct lab_guard g;
 	__u64 key, next, *prev = NULL;
 	struct stored *list;
 	struct stat st;
 	__u32 zero = 0;
-	int i, n, map = -1, levels = -1, rc = -1;
+	int i, n, map, levels, rc;
 
 	n = stored_list(&list);
 	if (n < 0)
-		return errf(err, errlen, "list the applied policies: %s", strerror(errno));
+		return errf(err, errlen, n, "list the applied policies: %s", strerror(-n));
 	set.n = 0;
 	for (i = 0; i < n; i++)
 		if (guard_of(&list[i].meta, &g))
@@ -241,7 +223,7 @@ int guard_sync(const struct lab_meta *pending, char *err, size_t errlen)
 	if (pending && guard_of(pending, &g))
 		set_add(&set, &g);
 	if (!set.n) {
-		guard_remove(GUARD_DIR);
+		store_remove(GUARD_DIR);	/* its links go, and with them its hooks */
 		return 0;
 	}
 	/*
@@ -250,21 +232,27 @@ int guard_sync(const struct lab_meta *pending, char *err, size_t errlen)
 	 * (Killed before that, an old- folder is the next lsmctl's to remove.)
 	 */
 	if (!stat(GUARD_DIR, &st) && !guard_whole()) {
-		snprintf(partial, sizeof(partial), PIN_ROOT "/old-guard-%d", getpid());
+		store_pid_dir(partial, sizeof(partial), STORE_OLD, GUARD_NAME);
 		if (rename(GUARD_DIR, partial))
-			return errf(err, errlen, "move the partial guard aside: %s", strerror(errno));
+			return errf(err, errlen, -errno, "move the partial guard aside: %s",
+				    strerror(errno));
 	}
-	if (stat(GUARD_DIR, &st) && guard_load(err, errlen)) {
+	rc = stat(GUARD_DIR, &st) ? guard_load(err, errlen) : 0;
+	if (rc) {
 		if (partial[0])
 			rename(partial, GUARD_DIR);	/* better in part than none */
-		return -1;
+		return rc;
 	}
-	map = bpf_obj_get(GUARD_DIR "/guarded");
-	levels = bpf_obj_get(GUARD_DIR "/guard_levels");
-	if (map < 0 || levels < 0 || bpf_map_lookup_elem(levels, &zero, &old)) {
-		errf(err, errlen, "open the guard's maps in " GUARD_DIR ": %s", strerror(errno));
+	skel = guard_open(GUARD_DIR);
+	rc = skel ? open_pinned_maps(skel->obj) : -errno;
+	if (!rc && bpf_map_lookup_elem(bpf_map__fd(skel->maps.guard_levels), &zero, &old))
+		rc = -errno;
+	if (rc) {
+		errf(err, errlen, rc, "open the guard's maps in " GUARD_DIR ": %s", strerror(-rc));
 		goto out;
 	}
+	map = bpf_map__fd(skel->maps.guarded);
+	levels = bpf_map__fd(skel->maps.guard_levels);
 	/* levels first, with the old bits too: no program may skip a cgroup */
 	levels_of(&set, &old);
 	if (bpf_map_update_elem(levels, &zero, &old, 0))
@@ -288,15 +276,11 @@ int guard_sync(const struct lab_meta *pending, char *err, size_t errlen)
 	if (bpf_map_update_elem(levels, &zero, &now, 0))
 		goto failed;
 	if (partial[0])
-		guard_remove(partial);
-	rc = 0;
+		store_remove(partial);
 	goto out;
 failed:
-	errf(err, errlen, "update the guard's maps: %s", strerror(errno));
+	rc = errf(err, errlen, -errno, "update the guard's maps: %s", strerror(errno));
 out:
-	if (map >= 0)
-		close(map);
-	if (levels >= 0)
-		close(levels);
+	guard__destroy(skel);
 	return rc;
 }

@@ -20,7 +20,7 @@
  * Make the guard guard exactly the committed policies with
  * self-protection, and @pending (a policy about to be committed, or
  * NULL) together with what its cgroup has now: loaded, updated, or
- * unloaded when nothing needs it. 0, or -1 with a message in @err.
+ * unloaded when nothing needs it. 0, or -errno with a message in @err.
  */
 int guard_sync(const struct lab_meta *pending, char *err, size_t errlen);
 

@@ -23,7 +23,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "apply.h"
 #include "backend.h"
+#include "cgroup.h"
 #include "compile.h"
 #include "guard.h"
 #include "output.h"
@@ -32,6 +34,7 @@
 
 #define EXIT_FAIL 1
 #define EXIT_USAGE 2
+#define ERR_MAX 4096	/* a message lsmctl prints: a path or two, and why */
 
 static const char *const commands_help =
 	"usage: lsmctl COMMAND [ARGS]\n"
@@ -153,15 +156,10 @@ static int settle(void)
 {
 	char err[512];
 
-	if (store_open(false, err, sizeof(err)))
+	if (policies_open(false, err, sizeof(err)))
 		return fail("%s", err);
 	store_close();
 	return 0;
-}
-
-static const char *backend_name(unsigned int b)
-{
-	return b == BACKEND_GLOBAL ? "global" : "cgroup";
 }
 
 /* check */
@@ -209,173 +207,20 @@ static const char help_apply[] =
 	"--filler N adds N file rules that match nothing, for benchmarks of\n"
 	"cost against rule count.\n";
 
-/* The cgroup2 folder lsmctl runs in, below CGROUP_ROOT; 0 or -1. */
-static int own_cgroup(char *buf, size_t len)
-{
-	char line[PATH_MAX];
-	FILE *f = fopen("/proc/self/cgroup", "r");
-	int rc = -1;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "0::", 3)) {
-			line[strcspn(line, "\n")] = 0;
-			snprintf(buf, len, CGROUP_ROOT "%.3000s", strcmp(line + 3, "/") ? line + 3 : "");
-			rc = 0;
-		}
-	fclose(f);
-	return rc;
-}
-
-/* Is the cgroup @path (below CGROUP_ROOT, "/" for the root) @top or below it? */
-static int cgroup_under(const char *path, const char *top)
-{
-	size_t n = strlen(top);
-
-	return !strcmp(top, "/") || (!strncmp(path, top, n) && (!path[n] || path[n] == '/'));
-}
-
-/*
- * Parse, compile and apply @file to @cgroup; 0, or EXIT_FAIL having
- * printed why and left everything as it was.
- */
+/* Apply @file to @cgroup; 0, or EXIT_FAIL having printed why. */
 static int apply_policy(const char *file, const char *cgroup, enum backend backend,
 			long filler)
 {
-	char err[1024], ignored[256], staging[256], final[256], rel[256], own[PATH_MAX];
-	struct lab_meta meta = { 0 };
-	struct compiled c;
-	struct policy p;
-	struct stat st;
-	__u64 cgid;
-	__u32 level, id;
-	int cgfd, rc;
+	struct applied a;
+	char err[ERR_MAX];
 
-	if (policy_parse_file(file, &p, err, sizeof(err)))
+	if (policy_apply(file, cgroup, backend, (size_t)filler, &a, err, sizeof(err)))
 		return fail("%s", err);
-	rc = policy_compile(file, &p, &c, err, sizeof(err));
-	if (rc) {
-		policy_free(&p);
-		return fail("%s", err);
-	}
-	if (compiled_add_filler(&c, (size_t)filler)) {
-		rc = fail("out of memory for %ld filler rules", filler);
-		goto out_compiled;
-	}
-	if (cgroup_resolve(cgroup, &cgid, &level, rel, sizeof(rel), err, sizeof(err))) {
-		rc = fail("%s", err);
-		goto out_compiled;
-	}
-	/*
-	 * The engine finds a policy by the cgroup's level in the kernel's
-	 * hierarchy, counted here from the path: that needs the hierarchy's
-	 * root (id 1) at CGROUP_ROOT, not a cgroup namespace's view of it.
-	 */
-	if (stat(CGROUP_ROOT, &st) || st.st_ino != 1) {
-		rc = fail(CGROUP_ROOT " is not the root of the cgroup2 hierarchy (a cgroup "
-			  "namespace, or a bind mount of a cgroup): cgroup levels would be wrong");
-		goto out_compiled;
-	}
-	/* self-protection would keep lsmctl itself from undoing the policy */
-	if ((c.conf.flags & LAB_SELF_PROTECT) && !own_cgroup(own, sizeof(own)) &&
-	    cgroup_under(own + strlen(CGROUP_ROOT), rel)) {
-		rc = fail("self-protection on %s would confine this lsmctl too (it runs in %s), "
-			  "which could then not detach it: apply from outside the cgroup, or "
-			  "with self_protection: off", rel, own);
-		goto out_compiled;
-	}
-	if (level >= LAB_MAX_CGROUP_DEPTH) {
-		rc = fail("cgroup %s is %u levels deep: policies go on cgroups less than %d deep",
-			  cgroup, level, LAB_MAX_CGROUP_DEPTH);
-		goto out_compiled;
-	}
-	cgfd = open(cgroup, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (cgfd < 0) {
-		rc = fail("cgroup %s: %s", cgroup, strerror(errno));
-		goto out_compiled;
-	}
-	/* the cgroup attached to is the one resolved: not one made again at its path */
-	if (fstat(cgfd, &st) || st.st_ino != cgid) {
-		rc = fail("cgroup %s was removed and made again while applying: nothing was changed",
-			  cgroup);
-		goto out_cgfd;
-	}
-	if (store_open(true, err, sizeof(err))) {
-		rc = fail("%s", err);
-		goto out_cgfd;
-	}
-	id = store_next_policy_id();
-	if (!id) {
-		rc = fail("%d policies are applied already: detach some first", LAB_MAX_POLICIES - 1);
-		goto out_store;
-	}
-	c.conf.cgroup_id = cgid;
-	c.conf.cgroup_level = level;
-	snprintf(meta.name, sizeof(meta.name), "%s", p.name);
-	snprintf(meta.cgroup, sizeof(meta.cgroup), "%s", rel);
-	snprintf(meta.file, sizeof(meta.file), "%s", file);
-	meta.cgroup_id = cgid;
-	meta.applied = time(NULL);
-	meta.hooks = c.hooks;
-	meta.backend = backend;
-	meta.policy = id;
-	meta.flags = c.conf.flags;
-	if (c.conf.fixed_rule[LAB_SIGNAL] && !c.conf.fixed_deny[LAB_SIGNAL])
-		meta.flags |= LAB_GUARD_SIGNAL;	/* self-protection lets signals out */
-	meta.cgroup_level = level;
-	meta.default_deny = c.conf.default_deny;
-	meta.n_rules = c.n_rules;
-	meta.pid = getpid();
-
-	snprintf(staging, sizeof(staging), PIN_ROOT "/new-%llu-%d", (unsigned long long)cgid,
-		 getpid());
-	policy_dir(cgid, final, sizeof(final));
-	if (mkdir(staging, 0700) || pin_meta(staging, &meta, &c)) {
-		rc = fail("pin the policy in %s: %s", staging, strerror(errno));
-		teardown(staging);
-		goto out_store;
-	}
-	/*
-	 * The guard takes the cgroup on before any of the policy is: its
-	 * pins in staging are the guarded tasks' to leave alone too.
-	 */
-	rc = guard_sync(&meta, err, sizeof(err));
-	if (!rc && backend == BACKEND_GLOBAL)
-		rc = global_install(staging, &c, id, cgid, err, sizeof(err));
-	else if (!rc)
-		rc = cgroup_install(staging, &c, id, cgfd, err, sizeof(err));
-	if (rc) {
-		teardown(staging);
-		guard_sync(NULL, ignored, sizeof(ignored));	/* back to the committed ones */
-		rc = fail("%s: %s; nothing was changed", file, err);
-		goto out_store;
-	}
-	/* commit: one rename puts the whole policy in place */
-	if (!renameat2(AT_FDCWD, staging, AT_FDCWD, final, RENAME_NOREPLACE)) {
-		rc = 0;
-	} else if (errno == EEXIST &&
-		   !renameat2(AT_FDCWD, staging, AT_FDCWD, final, RENAME_EXCHANGE)) {
-		teardown(staging);	/* the replaced policy, now in staging */
-		rc = 0;
-	} else {
-		rc = fail("commit %s: %s; nothing was changed", final, strerror(errno));
-		teardown(staging);
-	}
-	if (guard_sync(NULL, err, sizeof(err)) && !rc)
-		rc = fail("%s: applied, but self-protection's guard: %s", file, err);
-	if (!rc && !json)
-		printf("applied '%s' to %s (%s backend, %s, %zu rule(s), %d hook(s))\n", p.name,
-		       rel, backend_name(backend), p.audit ? "audit" : "enforce", c.n_rules,
-		       __builtin_popcountll(c.hooks));
-out_store:
-	store_close();
-out_cgfd:
-	close(cgfd);
-out_compiled:
-	compiled_free(&c);
-	policy_free(&p);
-	return rc;
+	if (!json)
+		printf("applied '%s' to %s (%s backend, %s, %zu rule(s), %d hook(s))\n", a.name,
+		       a.cgroup, backend_ops(backend)->name, a.audit ? "audit" : "enforce",
+		       a.n_rules, __builtin_popcountll(a.hooks));
+	return 0;
 }
 
 static int cmd_apply(int argc, char **argv)
@@ -399,30 +244,13 @@ static const char help_detach[] =
 
 static int detach_policy(const char *cgroup, int quiet)
 {
-	char err[512], rel[256], final[256], old[256];
-	struct stat st;
-	__u64 cgid;
-	__u32 level;
-	int rc = 0;
+	char err[ERR_MAX], rel[META_PATH_MAX];
 
-	if (cgroup_resolve(cgroup, &cgid, &level, rel, sizeof(rel), err, sizeof(err)))
+	if (policy_detach(cgroup, rel, sizeof(rel), err, sizeof(err)))
 		return fail("%s", err);
-	if (store_open(true, err, sizeof(err)))
-		return fail("%s", err);
-	policy_dir(cgid, final, sizeof(final));
-	snprintf(old, sizeof(old), PIN_ROOT "/old-%llu-%d", (unsigned long long)cgid, getpid());
-	if (stat(final, &st))
-		rc = fail("no policy on %s", rel);
-	else if (rename(final, old))
-		rc = fail("detach %s: %s", rel, strerror(errno));
-	else
-		teardown(old);
-	if (!rc && guard_sync(NULL, err, sizeof(err)))
-		rc = fail("detached, but self-protection's guard: %s", err);
-	if (!rc && !quiet && !json)
+	if (!quiet && !json)
 		printf("detached the policy on %s\n", rel);
-	store_close();
-	return rc;
+	return 0;
 }
 
 static int cmd_detach(int argc, char **argv)
@@ -452,7 +280,7 @@ static void print_policy_json(const struct stored *s, int with_rules)
 	printf(",\"cgroup_id\":%llu,\"name\":", (unsigned long long)s->meta.cgroup_id);
 	json_string(stdout, s->meta.name);
 	printf(",\"backend\":\"%s\",\"mode\":\"%s\",\"rules\":%u,\"file\":",
-	       backend_name(s->meta.backend), s->meta.flags & LAB_AUDIT ? "audit" : "enforce",
+	       backend_ops(s->meta.backend)->name, s->meta.flags & LAB_AUDIT ? "audit" : "enforce",
 	       s->meta.n_rules);
 	json_string(stdout, s->meta.file);
 	printf(",\"applied\":%llu,\"policy_id\":%u,\"hooks\":[",
@@ -503,7 +331,7 @@ static int cmd_list(int argc, char **argv)
 		       "RULES", "HOOKS");
 		for (i = 0; i < n; i++)
 			printf("%-24s %-20s %-7s %-7s %5u %5d\n", list[i].meta.cgroup,
-			       list[i].meta.name, backend_name(list[i].meta.backend),
+			       list[i].meta.name, backend_ops(list[i].meta.backend)->name,
 			       list[i].meta.flags & LAB_AUDIT ? "audit" : "enforce",
 			       list[i].meta.n_rules, __builtin_popcountll(list[i].meta.hooks));
 	}
@@ -546,7 +374,7 @@ static int cmd_show(int argc, char **argv)
 		printf("cgroup:  %s (id %llu)\npolicy:  %s, from %s, applied %s\n", s.meta.cgroup,
 		       (unsigned long long)s.meta.cgroup_id, s.meta.name, s.meta.file, when);
 		printf("mode:    %s, %s backend\nhooks:  ",
-		       s.meta.flags & LAB_AUDIT ? "audit" : "enforce", backend_name(s.meta.backend));
+		       s.meta.flags & LAB_AUDIT ? "audit" : "enforce", backend_ops(s.meta.backend)->name);
 		for (h = 0; h < LAB_NR_HOOKS; h++)
 			if (s.meta.hooks & (1ull << h))
 				printf(" %s", hook_name(h));
@@ -608,7 +436,8 @@ static int on_event(void *data, void *raw, size_t size)
 {
 	struct events_ctx *ctx = data;
 	const struct lab_event *e = raw;
-	char when[64], object[128], name[64], text[RULE_TEXT_MAX], comm[17], rule[16];
+	char when[64], object[128], name[POLICY_NAME_MAX], text[RULE_TEXT_MAX];
+	char comm[LAB_COMM_LEN + 1], rule[16];
 	const char *verdict;
 
 	if (size < sizeof(*e))
@@ -620,7 +449,7 @@ static int on_event(void *data, void *raw, size_t size)
 	format_mono_time(e->time_ns, when, sizeof(when));
 	format_object(e, object, sizeof(object));
 	event_rule(e, name, sizeof(name), text, sizeof(text));
-	snprintf(comm, sizeof(comm), "%.16s", e->comm);
+	snprintf(comm, sizeof(comm), "%.*s", LAB_COMM_LEN, e->comm);	/* no NUL when it is full */
 	if (e->rule == LAB_RULE_DEFAULT)
 		snprintf(rule, sizeof(rule), "default");
 	else if (e->rule == LAB_RULE_SELF)
@@ -704,15 +533,15 @@ static int cmd_events(int argc, char **argv)
 	    cgroup_resolve(o.cgroup, &ctx.cgroup_id, &level, rel, sizeof(rel), err, sizeof(err)))
 		return fail("%s", err);
 	ctx.count = o.count;
-	if (store_open(false, err, sizeof(err)))
+	if (policies_open(false, err, sizeof(err)))
 		return fail("%s", err);
 	fd = store_events_fd();
 	store_close();	/* reading needs no lock */
-	if (fd < 0 && errno == EPERM)
+	if (fd == -EPERM)
 		return fail("the events ring buffer: %s (a task under self-protection cannot "
-			    "consume events: read them from outside its cgroup)", strerror(errno));
+			    "consume events: read them from outside its cgroup)", strerror(-fd));
 	if (fd < 0)
-		return fail("the events ring buffer: %s", strerror(errno));
+		return fail("the events ring buffer: %s", strerror(-fd));
 	rb = ring_buffer__new(fd, on_event, &ctx, NULL);
 	if (!rb)
 		return fail("read the events ring buffer: %s", strerror(errno));
@@ -833,7 +662,7 @@ static int cmd_stats(int argc, char **argv)
 			json_string(stdout, s->meta.cgroup);
 			printf(",\"name\":");
 			json_string(stdout, s->meta.name);
-			printf(",\"backend\":\"%s\",\"rules\":[", backend_name(s->meta.backend));
+			printf(",\"backend\":\"%s\",\"rules\":[", backend_ops(s->meta.backend)->name);
 			for (r = 0; r < s->meta.n_rules; r++) {
 				printf("%s{\"index\":%u,\"line\":%u,\"hits\":%llu,\"text\":",
 				       r ? "," : "", r, s->rules[r].line,
@@ -848,7 +677,7 @@ static int cmd_stats(int argc, char **argv)
 			printf("]}");
 		} else {
 			printf("%s: policy '%s' (%s backend)\n", s->meta.cgroup, s->meta.name,
-			       backend_name(s->meta.backend));
+			       backend_ops(s->meta.backend)->name);
 			for (r = 0; r < s->meta.n_rules; r++)
 				printf("  rule %-3u line %-4u hits %-10llu %s\n", r, s->rules[r].line,
 				       (unsigned long long)hits[r], s->rules[r].text);
@@ -925,7 +754,7 @@ static int cmd_run(int argc, char **argv)
 	if (o.nargs != 1 || dash >= argc - 1)
 		return usage_error(help_run, "%s", "run takes FILE -- CMD [ARG...]");
 	cmd = argv + dash + 1;
-	if (own_cgroup(parent, sizeof(parent)))
+	if (cgroup_own(parent, sizeof(parent)))
 		return fail("/proc/self/cgroup: no cgroup2 entry");
 	snprintf(cg, sizeof(cg), "%s/lsmctl-run-%d", parent, getpid());
 	if (mkdir(cg, 0755))

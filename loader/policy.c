@@ -17,7 +17,30 @@
 #include <netinet/in.h>
 #include <yaml.h>
 
+#include "errors.h"
+
 #define POLICY_FILE_MAX (1 << 20)
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* A policy's own keys, X(key) each: what parse_top() takes. */
+#define TOP_KEYS(X) X(name) X(mode) X(default) X(rules) X(self_protection)
+/* A rule's keys besides its kind: what parse_rule() takes, kind by kind. */
+#define RULE_KEYS(X) X(action) X(access) X(family) X(type) X(protocol) X(cidr) X(ports)
+
+#define KEY_ENUM(key) KEY_##key,
+enum top_key { TOP_KEYS(KEY_ENUM) NR_TOP_KEYS };
+enum rule_key { RULE_KEYS(KEY_ENUM) NR_RULE_KEYS };
+#undef KEY_ENUM
+
+#define KEY_NAME(key) #key,
+static const char *const top_keys[NR_TOP_KEYS] = { TOP_KEYS(KEY_NAME) };
+static const char *const rule_keys[NR_RULE_KEYS] = { RULE_KEYS(KEY_NAME) };
+#undef KEY_NAME
+
+/* "name, mode, ...": for the message about a key that is none of them. */
+#define KEY_TEXT(key) ", " #key
+static const char *const top_keys_text = &TOP_KEYS(KEY_TEXT)[2];
+#undef KEY_TEXT
 
 struct ctx {
 	const char *file;
@@ -37,7 +60,7 @@ static const char *const kind_names[] = {
 	[RULE_CAPABILITY] = "capability",
 };
 
-#define N_KINDS (sizeof(kind_names) / sizeof(kind_names[0]))
+#define N_KINDS ARRAY_SIZE(kind_names)
 
 /* Capability names, by number (include/uapi/linux/capability.h, 6.1). */
 static const char *const cap_names[] = {
@@ -52,13 +75,14 @@ static const char *const cap_names[] = {
 	"perfmon", "bpf", "checkpoint_restore",
 };
 
-#define N_CAPS (sizeof(cap_names) / sizeof(cap_names[0]))
+#define N_CAPS ARRAY_SIZE(cap_names)
 
 const char *rule_kind_name(enum rule_kind kind)
 {
 	return (size_t)kind < N_KINDS ? kind_names[kind] : "?";
 }
 
+/* FILE:LINE:COL of @n, then the message; returns -1. */
 __attribute__((format(printf, 3, 4)))
 static int fail(struct ctx *c, const yaml_node_t *n, const char *fmt, ...)
 {
@@ -71,7 +95,7 @@ static int fail(struct ctx *c, const yaml_node_t *n, const char *fmt, ...)
 	if (off >= c->errlen)
 		return -1;
 	va_start(ap, fmt);
-	vsnprintf(c->err + off, c->errlen - off, fmt, ap);
+	verrf(c->err + off, c->errlen - off, -1, fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -110,7 +134,7 @@ static int parse_action(struct ctx *c, const yaml_node_t *n, bool *deny)
 
 	if (!s)
 		return -1;
-	i = lookup(s, actions, 2);
+	i = lookup(s, actions, ARRAY_SIZE(actions));
 	if (i < 0)
 		return fail(c, n, "action must be allow or deny, not '%s'", s);
 	*deny = i == 1;
@@ -170,7 +194,7 @@ static int one_access(struct ctx *c, const yaml_node_t *n, void *arg)
 
 	if (!s)
 		return -1;
-	i = lookup(s, names, 5);
+	i = lookup(s, names, ARRAY_SIZE(names));
 	if (i < 0)
 		return fail(c, n, "unknown access '%s' (read, write, exec, create, unlink)", s);
 	if (*access & (1u << i))
@@ -289,20 +313,31 @@ static int parse_choice(struct ctx *c, const yaml_node_t *n, const char *what,
 }
 
 /* Which keys each kind of rule takes besides its own and "action". */
-static bool key_allowed(enum rule_kind kind, enum net_op op, const char *key)
+static bool key_allowed(enum rule_kind kind, enum net_op op, int key)
 {
 	switch (kind) {
 	case RULE_FILES:
-		return !strcmp(key, "access");
+		return key == KEY_access;
 	case RULE_NETWORK:
-		if (!strcmp(key, "family") || !strcmp(key, "protocol"))
+		if (key == KEY_family || key == KEY_protocol)
 			return true;
-		if (!strcmp(key, "type"))
+		if (key == KEY_type)
 			return op == NET_SOCKET;
-		return op != NET_SOCKET && (!strcmp(key, "cidr") || !strcmp(key, "ports"));
+		return op != NET_SOCKET && (key == KEY_cidr || key == KEY_ports);
 	default:
 		return false;
 	}
+}
+
+/* A rule's key, matched as written (unlike values, and kinds): enum rule_key, or -1. */
+static int rule_key(const char *k)
+{
+	int i;
+
+	for (i = 0; i < NR_RULE_KEYS; i++)
+		if (!strcmp(k, rule_keys[i]))
+			return i;
+	return -1;
 }
 
 /* Rules whose value is the action itself: "ptrace: deny". */
@@ -318,7 +353,7 @@ static int parse_rule(struct ctx *c, const yaml_node_t *n, struct policy_rule *r
 	yaml_node_pair_t *pair;
 	const yaml_node_t *key, *value;
 	const char *k;
-	int kind = -1, i, op = 0;
+	int kind = -1, i, op = 0, rk;
 
 	memset(r, 0, sizeof(*r));
 	r->line = (unsigned int)n->start_mark.line + 1;
@@ -359,7 +394,8 @@ static int parse_rule(struct ctx *c, const yaml_node_t *n, struct policy_rule *r
 		r->file.access = r->kind == RULE_EXEC ? ACCESS_EXEC : 0;
 		break;
 	case RULE_NETWORK:
-		if (parse_choice(c, kind_value, "network operation", net_ops, NULL, 3, &op))
+		if (parse_choice(c, kind_value, "network operation", net_ops, NULL,
+				 ARRAY_SIZE(net_ops), &op))
 			return -1;
 		r->net.op = (enum net_op)op;
 		break;
@@ -379,7 +415,8 @@ static int parse_rule(struct ctx *c, const yaml_node_t *n, struct policy_rule *r
 		k = (const char *)key->data.scalar.value;
 		if (lookup(k, kind_names, N_KINDS) >= 0)
 			continue;
-		if (!strcmp(k, "action")) {
+		rk = rule_key(k);
+		if (rk == KEY_action) {
 			if (kind_is_bare(r->kind))
 				return fail(c, key, "%s takes its action as its value: '%s: deny'",
 					    kind_names[kind], kind_names[kind]);
@@ -388,26 +425,35 @@ static int parse_rule(struct ctx *c, const yaml_node_t *n, struct policy_rule *r
 			action = value;
 			continue;
 		}
-		if (!key_allowed(r->kind, r->net.op, k))
+		if (!key_allowed(r->kind, r->net.op, rk))
 			return fail(c, key, "unknown key '%s' in a %s rule", k, kind_names[kind]);
-		if (!strcmp(k, "access")) {
+		switch (rk) {
+		case KEY_access:
 			if (for_each_value(c, value, "access", one_access, &r->file.access))
 				return -1;
-		} else if (!strcmp(k, "family")) {
-			if (parse_choice(c, value, "family", families, family_values, 4, &r->net.family))
+			break;
+		case KEY_family:
+			if (parse_choice(c, value, "family", families, family_values,
+					 ARRAY_SIZE(families), &r->net.family))
 				return -1;
-		} else if (!strcmp(k, "type")) {
-			if (parse_choice(c, value, "socket type", types, type_values, 4, &r->net.type))
+			break;
+		case KEY_type:
+			if (parse_choice(c, value, "socket type", types, type_values,
+					 ARRAY_SIZE(types), &r->net.type))
 				return -1;
-		} else if (!strcmp(k, "protocol")) {
-			if (parse_choice(c, value, "protocol", protocols, protocol_values, 5,
-					 &r->net.protocol))
+			break;
+		case KEY_protocol:
+			if (parse_choice(c, value, "protocol", protocols, protocol_values,
+					 ARRAY_SIZE(protocols), &r->net.protocol))
 				return -1;
-		} else if (!strcmp(k, "cidr")) {
+			break;
+		case KEY_cidr:
 			cidr = value;	/* once the family is known, wherever it is */
-		} else if (!strcmp(k, "ports")) {
+			break;
+		case KEY_ports:
 			if (parse_ports(c, value, r))
 				return -1;
+			break;
 		}
 	}
 	if (cidr && parse_cidr(c, cidr, r))
@@ -460,12 +506,11 @@ static int parse_rules(struct ctx *c, const yaml_node_t *n, struct policy *p)
 
 static int parse_top(struct ctx *c, struct policy *p)
 {
-	static const char *const top_keys[] = { "name", "mode", "default", "rules",
-						"self_protection" };
 	static const char *const switches[] = { "on", "true", "yes", "off", "false", "no" };
+	static const int switch_values[] = { 1, 1, 1, 0, 0, 0 };
 	static const char *const modes[] = { "enforce", "audit" };
 	static const char *const defaults[] = { "allow", "deny" };
-	const yaml_node_t *seen[5] = { NULL }, *root, *key, *value;
+	const yaml_node_t *seen[NR_TOP_KEYS] = { NULL }, *root, *key, *value;
 	yaml_node_pair_t *pair;
 	const char *s;
 	int i, v = 0;
@@ -480,16 +525,15 @@ static int parse_top(struct ctx *c, struct policy *p)
 		s = scalar(c, key, "a key");
 		if (!s)
 			return -1;
-		i = lookup(s, top_keys, 5);
+		i = lookup(s, top_keys, NR_TOP_KEYS);
 		if (i < 0)
-			return fail(c, key,
-				    "unknown key '%s' (name, mode, default, rules, self_protection)", s);
+			return fail(c, key, "unknown key '%s' (%s)", s, top_keys_text);
 		if (seen[i])
 			return fail(c, key, "'%s' given twice", s);
 		seen[i] = key;
 		value = node_at(c, pair->value);
-		switch (i) {
-		case 0:
+		switch ((enum top_key)i) {
+		case KEY_name:
 			s = scalar(c, value, "name");
 			if (!s)
 				return -1;
@@ -501,30 +545,34 @@ static int parse_top(struct ctx *c, struct policy *p)
 					return fail(c, value, "name may only hold letters, digits, '.', '_' and '-'");
 			snprintf(p->name, sizeof(p->name), "%s", s);
 			break;
-		case 1:
-			if (parse_choice(c, value, "mode", modes, NULL, 2, &v))
+		case KEY_mode:
+			if (parse_choice(c, value, "mode", modes, NULL, ARRAY_SIZE(modes), &v))
 				return -1;
 			p->audit = v == 1;
 			break;
-		case 2:
-			if (parse_choice(c, value, "default", defaults, NULL, 2, &v))
+		case KEY_default:
+			if (parse_choice(c, value, "default", defaults, NULL, ARRAY_SIZE(defaults),
+					 &v))
 				return -1;
 			p->default_deny = v == 1;
 			break;
-		case 3:
+		case KEY_rules:
 			if (parse_rules(c, value, p))
 				return -1;
 			break;
-		case 4:
-			if (parse_choice(c, value, "self_protection", switches, NULL, 6, &v))
+		case KEY_self_protection:
+			if (parse_choice(c, value, "self_protection", switches, switch_values,
+					 ARRAY_SIZE(switches), &v))
 				return -1;
-			p->no_self_protection = v >= 3;
+			p->no_self_protection = !v;
+			break;
+		case NR_TOP_KEYS:
 			break;
 		}
 	}
-	if (!seen[0])
+	if (!seen[KEY_name])
 		return fail(c, root, "the policy needs a 'name:'");
-	if (!seen[3])
+	if (!seen[KEY_rules])
 		return fail(c, root, "the policy needs 'rules:'");
 	return 0;
 }
@@ -558,19 +606,16 @@ int policy_parse(const char *name, const char *buf, size_t len, struct policy *p
 	int rc;
 
 	memset(p, 0, sizeof(*p));
-	if (!yaml_parser_initialize(&parser)) {
-		snprintf(err, errlen, "%s: out of memory", name);
-		return -1;
-	}
+	if (!yaml_parser_initialize(&parser))
+		return errf(err, errlen, -1, "%s: out of memory", name);
 	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
 	if (!yaml_parser_load(&parser, &doc)) {
 		yaml_mark_t mark = parser.problem_mark;
 
 		if (parser.error == YAML_READER_ERROR && parser.encoding == YAML_UTF8_ENCODING)
 			mark = offset_mark(buf, len, parser.problem_offset);
-		snprintf(err, errlen, "%s:%zu:%zu: not valid YAML: %s", name,
-			 mark.line + 1, mark.column + 1,
-			 parser.problem ? parser.problem : "unknown error");
+		errf(err, errlen, -1, "%s:%zu:%zu: not valid YAML: %s", name, mark.line + 1,
+		     mark.column + 1, parser.problem ? parser.problem : "unknown error");
 		yaml_parser_delete(&parser);
 		return -1;
 	}
@@ -591,20 +636,17 @@ int policy_parse_file(const char *path, struct policy *p, char *err, size_t errl
 	int rc;
 
 	memset(p, 0, sizeof(*p));
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
+	if (!f)
+		return errf(err, errlen, -1, "%s: %s", path, strerror(errno));
 	buf = malloc(POLICY_FILE_MAX + 1);
 	if (!buf) {
 		fclose(f);
-		snprintf(err, errlen, "%s: out of memory", path);
-		return -1;
+		return errf(err, errlen, -1, "%s: out of memory", path);
 	}
 	len = fread(buf, 1, POLICY_FILE_MAX + 1, f);
 	if (ferror(f) || len > POLICY_FILE_MAX) {
-		snprintf(err, errlen, "%s: %s", path,
-			 ferror(f) ? strerror(errno) : "larger than 1 MiB: not a policy");
+		errf(err, errlen, -1, "%s: %s", path,
+		     ferror(f) ? strerror(errno) : "larger than 1 MiB: not a policy");
 		fclose(f);
 		free(buf);
 		return -1;

@@ -6,35 +6,31 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <linux/magic.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "backend.h"
+#include "errors.h"
 #include "store.h"
 
-#define FILEID_KERNFS	0xfe	/* include/linux/exportfs.h: a kernfs node's 64-bit id */
+#define POLICY_PREFIX "cg-"	/* a committed policy's folder: cg-ID */
 
 static int root_fd = -1;
+static bool locked;
 
-int errf(char *err, size_t errlen, const char *fmt, ...)
+/* Does folder @name begin with KIND "-"? */
+static bool is_kind(const char *name, const char *kind)
 {
-	va_list ap;
+	size_t n = strlen(kind);
 
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
+	return !strncmp(name, kind, n) && name[n] == '-';
 }
 
 /*
@@ -96,42 +92,12 @@ static void remove_dir(const char *name)
 	unlinkat(root_fd, name, AT_REMOVEDIR);
 }
 
-/* Does a committed folder other than @dir hold policy id @policy? */
-static int policy_committed_elsewhere(const char *dir, __u32 policy)
-{
-	struct stored *list;
-	int i, n = stored_list(&list), found = 0;
-
-	for (i = 0; i < n && !found; i++)
-		found = list[i].meta.policy == policy && strcmp(list[i].dir, dir);
-	if (n >= 0)
-		stored_list_free(list, n);
-	return found;
-}
-
-void teardown(const char *dir)
+void store_remove(const char *dir)
 {
 	const char *name = pin_name(dir);
-	struct stored s;
 
-	if (!name || root_fd < 0)
-		return;
-	if (pin_folder(name) && !stored_read(dir, &s)) {
-		/*
-		 * The global maps hold its rules under its id: forgotten
-		 * unless a committed policy has that id too (a folder made
-		 * to look like a leftover of a live policy's).
-		 */
-		if (s.meta.backend == BACKEND_GLOBAL && !policy_committed_elsewhere(dir, s.meta.policy) &&
-		    global_forget(&s.meta)) {
-			/* its rules are still in the global maps: the next lsmctl tries again */
-			stored_free(&s);
-			return;
-		}
-		stored_free(&s);
-	}
-	remove_dir(name);
-	global_gc();
+	if (name && locked)
+		remove_dir(name);
 }
 
 /* A folder "PREFIX-...-PID" whose lsmctl is gone. */
@@ -144,36 +110,6 @@ static int stale(const char *name)
 		return 1;
 	pid = strtol(dash + 1, NULL, 10);
 	return pid <= 0 || pid == getpid() || (kill((pid_t)pid, 0) && errno == ESRCH);
-}
-
-/*
- * Was the cgroup with @id removed (ids are not reused)? Asked of the
- * kernel by id, through a file handle on a cgroup2 mount, not by path:
- * a path can be unmounted or mounted over, and a cgroup lsmctl cannot
- * see is not a removed cgroup.
- */
-static int cgroup_gone(__u64 id)
-{
-	struct {
-		struct file_handle fh;
-		__u64 id;
-	} h = { .fh = { .handle_bytes = sizeof(__u64), .handle_type = FILEID_KERNFS } };
-	struct statfs sfs;
-	int mnt, fd, gone = 0;
-
-	mnt = open(CGROUP_ROOT, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (mnt < 0)
-		return 0;
-	if (!fstatfs(mnt, &sfs) && sfs.f_type == CGROUP2_SUPER_MAGIC) {
-		memcpy(h.fh.f_handle, &id, sizeof(id));
-		fd = open_by_handle_at(mnt, &h.fh, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0)
-			close(fd);
-		else
-			gone = errno == ESTALE;
-	}
-	close(mnt);
-	return gone;
 }
 
 /* The cgroup id in a folder's name, PREFIX-ID[-PID]; 0 if none. */
@@ -201,46 +137,137 @@ static int policy_folder(const char *name, struct stored *s)
 	return 1;
 }
 
+int store_read_own(const char *dir, struct stored *s)
+{
+	const char *name = pin_name(dir);
+
+	if (!name || !pin_folder(name))
+		return -ENOENT;
+	return stored_read(dir, s);
+}
+
 /*
- * Finish what a killed lsmctl left (its half-built or half-removed
- * folders), and drop the policies of cgroups that were removed.
+ * The folders of PIN_ROOT whose names pass @want, as policies (those
+ * with none are passed over); returns how many, or -errno.
  */
-static void recover(void)
+static int list_policies(bool (*want)(const char *name), struct stored **out)
+{
+	struct stored *list = NULL, *grown;
+	struct dirent *de;
+	int n = 0;
+	DIR *d = opendir(PIN_ROOT);
+
+	*out = NULL;
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((de = readdir(d))) {
+		if (!want(de->d_name))
+			continue;
+		grown = realloc(list, (n + 1) * sizeof(*list));
+		if (!grown)
+			break;
+		list = grown;
+		if (policy_folder(de->d_name, &list[n]))
+			n++;
+	}
+	closedir(d);
+	*out = list;
+	return n;
+}
+
+static bool is_committed(const char *name)
+{
+	return !strncmp(name, POLICY_PREFIX, strlen(POLICY_PREFIX));
+}
+
+/* A new- or old- folder whose lsmctl is gone: done with by the next one. */
+static bool is_left_over(const char *name)
+{
+	return (is_kind(name, STORE_NEW) || is_kind(name, STORE_OLD)) && stale(name);
+}
+
+static int by_cgroup(const void *a, const void *b)
+{
+	return strcmp(((const struct stored *)a)->meta.cgroup,
+		      ((const struct stored *)b)->meta.cgroup);
+}
+
+int stored_list(struct stored **out)
+{
+	int n = list_policies(is_committed, out);
+
+	if (n > 0)
+		qsort(*out, n, sizeof(**out), by_cgroup);
+	return n;
+}
+
+void stored_list_free(struct stored *list, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		stored_free(&list[i]);
+	free(list);
+}
+
+int store_leftovers(struct stored **out)
+{
+	struct stored s;
+	struct dirent *de;
+	DIR *d;
+
+	*out = NULL;
+	if (!locked)
+		return 0;
+	d = opendir(PIN_ROOT);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (is_kind(de->d_name, STORE_TMP) && stale(de->d_name)) {
+			remove_dir(de->d_name);	/* an instance never committed */
+		} else if (is_left_over(de->d_name)) {
+			if (policy_folder(de->d_name, &s))
+				stored_free(&s);
+			else
+				remove_dir(de->d_name);	/* a folder with no policy in it */
+		}
+	}
+	closedir(d);
+	return list_policies(is_left_over, out);
+}
+
+bool store_committed_elsewhere(const char *dir, __u32 policy)
+{
+	struct stored *list;
+	int i, n = stored_list(&list);
+	bool found = false;
+
+	for (i = 0; i < n && !found; i++)
+		found = list[i].meta.policy == policy && strcmp(list[i].dir, dir);
+	if (n >= 0)
+		stored_list_free(list, n);
+	return found;
+}
+
+void store_used_ids(unsigned char *used, size_t n)
 {
 	char path[PATH_MAX];
 	struct dirent *de;
 	struct stored s;
-	int gone;
 	DIR *d = opendir(PIN_ROOT);
 
 	if (!d)
 		return;
 	while ((de = readdir(d))) {
+		if (!is_committed(de->d_name) && !is_kind(de->d_name, STORE_NEW) &&
+		    !is_kind(de->d_name, STORE_OLD))
+			continue;
 		snprintf(path, sizeof(path), PIN_ROOT "/%s", de->d_name);
-		if (!strncmp(de->d_name, "cg-", 3)) {
-			if (!policy_folder(de->d_name, &s))
-				continue;	/* not lsmctl's: left alone */
-			gone = cgroup_gone(s.meta.cgroup_id);
-			stored_free(&s);
-			if (gone)
-				teardown(path);
+		if (stored_read(path, &s))
 			continue;
-		}
-		if (!strncmp(de->d_name, "tmp-global-", 11) || !strncmp(de->d_name, "tmp-guard-", 10)) {
-			if (stale(de->d_name))
-				remove_dir(de->d_name);	/* an instance never committed */
-			continue;
-		}
-		if (strncmp(de->d_name, "new-", 4) && strncmp(de->d_name, "old-", 4))
-			continue;
-		if (!stale(de->d_name))
-			continue;
-		if (policy_folder(de->d_name, &s)) {
-			stored_free(&s);
-			teardown(path);
-		} else {
-			remove_dir(de->d_name);	/* a folder with no policy in it */
-		}
+		if (s.meta.policy < n)
+			used[s.meta.policy] = 1;
+		stored_free(&s);
 	}
 	closedir(d);
 }
@@ -250,21 +277,26 @@ int store_open(bool writing, char *err, size_t errlen)
 	struct statfs sfs;
 
 	if (statfs(BPFFS_ROOT, &sfs) || sfs.f_type != BPF_FS_MAGIC)
-		return errf(err, errlen, "no BPF filesystem at " BPFFS_ROOT
+		return errf(err, errlen, -ENOENT, "no BPF filesystem at " BPFFS_ROOT
 			    " (mount -t bpf bpf " BPFFS_ROOT ")");
 	if (mkdir(PIN_ROOT, 0700) && errno != EEXIST && (writing || errno != EPERM))
-		return errf(err, errlen, "mkdir " PIN_ROOT ": %s", strerror(errno));
+		return errf(err, errlen, -errno, "mkdir " PIN_ROOT ": %s", strerror(errno));
 	root_fd = open(PIN_ROOT, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (root_fd < 0)
-		return errf(err, errlen, PIN_ROOT ": %s", strerror(errno));
+		return errf(err, errlen, -errno, PIN_ROOT ": %s", strerror(errno));
 	if (flock(root_fd, LOCK_EX)) {
 		/* a confined task may look, but not lock: self-protection */
 		if (!writing && errno == EPERM)
 			return 0;
-		return errf(err, errlen, "lock " PIN_ROOT ": %s", strerror(errno));
+		return errf(err, errlen, -errno, "lock " PIN_ROOT ": %s", strerror(errno));
 	}
-	recover();
+	locked = true;
 	return 0;
+}
+
+bool store_locked(void)
+{
+	return locked;
 }
 
 void store_close(void)
@@ -272,6 +304,7 @@ void store_close(void)
 	if (root_fd >= 0)
 		close(root_fd);
 	root_fd = -1;
+	locked = false;
 }
 
 int store_events_fd(void)
@@ -282,10 +315,10 @@ int store_events_fd(void)
 		return fd;
 	fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "lab_events", 0, 0, LAB_EVENTS_SIZE, NULL);
 	if (fd < 0)
-		return -1;
+		return -errno;
 	if (bpf_obj_pin(fd, PIN_ROOT "/events")) {
 		close(fd);
-		return -1;
+		return -errno;
 	}
 	return fd;
 }
@@ -295,83 +328,40 @@ int store_share_events(struct bpf_map *map, char *err, size_t errlen)
 	int fd = store_events_fd(), rc;
 
 	if (fd < 0)
-		return errf(err, errlen, "the events ring buffer: %s", strerror(errno));
+		return errf(err, errlen, fd, "the events ring buffer: %s", strerror(-fd));
 	rc = bpf_map__reuse_fd(map, fd);
 	close(fd);
 	if (rc)
-		return errf(err, errlen, "the events ring buffer: %s", strerror(-rc));
+		return errf(err, errlen, rc, "the events ring buffer: %s", strerror(-rc));
 	return 0;
 }
 
-int cgroup_resolve(const char *path, __u64 *id, __u32 *level, char *rel, size_t rellen,
-		   char *err, size_t errlen)
+int store_load_shared(struct bpf_object *obj, const char *tmp, const char *what, char *err,
+		      size_t errlen)
 {
-	char real[PATH_MAX];
-	struct statfs sfs;
-	struct stat st;
-	const char *p;
-
-	if (!realpath(path, real))
-		return errf(err, errlen, "cgroup %s: %s", path, strerror(errno));
-	if (statfs(real, &sfs) || sfs.f_type != CGROUP2_SUPER_MAGIC || stat(real, &st) ||
-	    !S_ISDIR(st.st_mode) || strncmp(real, CGROUP_ROOT, strlen(CGROUP_ROOT)) ||
-	    (real[strlen(CGROUP_ROOT)] && real[strlen(CGROUP_ROOT)] != '/'))
-		return errf(err, errlen, "%s is not a cgroup2 folder under " CGROUP_ROOT, path);
-	*id = st.st_ino;	/* a cgroup2 folder's inode number is the cgroup id */
-	*level = 0;
-	p = real + strlen(CGROUP_ROOT);
-	snprintf(rel, rellen, "%s", *p ? p : "/");
-	for (; *p; p++)
-		if (*p == '/')
-			(*level)++;
+	if (mkdir(tmp, 0700))
+		return errf(err, errlen, -errno, "mkdir %s: %s", tmp, strerror(errno));
+	if (bpf_object__load(obj))
+		return errf(err, errlen, -errno, "the kernel refused %s (%s)%s", what,
+			    strerror(errno), " - the verifier's log, if any, is above");
 	return 0;
-}
-
-static __u64 wanted_id;
-static char found_path[PATH_MAX];
-
-static int find_cgroup(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	(void)ftw;
-	if (type == FTW_D && st->st_ino == wanted_id) {
-		snprintf(found_path, sizeof(found_path), "%s",
-			 path[strlen(CGROUP_ROOT)] ? path + strlen(CGROUP_ROOT) : "/");
-		return 1;
-	}
-	return 0;
-}
-
-const char *cgroup_path_of(__u64 id)
-{
-	static struct {
-		__u64 id;
-		char path[PATH_MAX];
-	} cache[64];
-	static unsigned int next;
-	unsigned int i;
-
-	for (i = 0; i < 64; i++)
-		if (cache[i].id == id)
-			return cache[i].path;
-	wanted_id = id;
-	snprintf(found_path, sizeof(found_path), "?");
-	nftw(CGROUP_ROOT, find_cgroup, 16, FTW_PHYS | FTW_MOUNT);
-	i = next++ % 64;
-	cache[i].id = id;
-	snprintf(cache[i].path, sizeof(cache[i].path), "%s", found_path);
-	return cache[i].path;
 }
 
 void policy_dir(__u64 cgroup_id, char *buf, size_t len)
 {
-	snprintf(buf, len, PIN_ROOT "/cg-%llu", (unsigned long long)cgroup_id);
+	snprintf(buf, len, PIN_ROOT "/" POLICY_PREFIX "%llu", (unsigned long long)cgroup_id);
+}
+
+void store_pid_dir(char *buf, size_t len, const char *kind, const char *what)
+{
+	snprintf(buf, len, PIN_ROOT "/%s-%s-%d", kind, what, getpid());
 }
 
 int pin_meta(const char *dir, const struct lab_meta *m, const struct compiled *c)
 {
 	char path[PATH_MAX];
 	__u32 key = 0, i;
-	int fd, rules, err = -1;
+	int fd, rules, rc = -1;
 
 	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "lab_meta", sizeof(__u32), sizeof(*m), 1, NULL);
 	rules = bpf_map_create(BPF_MAP_TYPE_ARRAY, "lab_rules", sizeof(__u32),
@@ -385,20 +375,23 @@ int pin_meta(const char *dir, const struct lab_meta *m, const struct compiled *c
 	if (bpf_obj_pin(rules, path))
 		goto out;
 	snprintf(path, sizeof(path), "%s/meta", dir);
-	err = bpf_obj_pin(fd, path);
+	rc = bpf_obj_pin(fd, path);
 out:
+	if (rc)
+		rc = -errno;
 	if (fd >= 0)
 		close(fd);
 	if (rules >= 0)
 		close(rules);
-	return err;
+	return rc;
 }
 
 int pin_get_rdonly(const char *path)
 {
 	LIBBPF_OPTS(bpf_obj_get_opts, opts, .file_flags = BPF_F_RDONLY);
+	int fd = bpf_obj_get_opts(path, &opts);
 
-	return bpf_obj_get_opts(path, &opts);
+	return fd < 0 ? -errno : fd;
 }
 
 __u64 pin_percpu_sum(const char *path, const void *key)
@@ -430,15 +423,15 @@ int stored_read(const char *dir, struct stored *s)
 	snprintf(path, sizeof(path), "%s/meta", dir);
 	fd = pin_get_rdonly(path);
 	if (fd < 0)
-		return -1;
+		return fd;
 	if (bpf_map_lookup_elem(fd, &key, &s->meta)) {
 		close(fd);
-		return -1;
+		return -errno;
 	}
 	close(fd);
 	s->rules = calloc(s->meta.n_rules + 1, sizeof(*s->rules));
 	if (!s->rules)
-		return -1;
+		return -ENOMEM;
 	snprintf(path, sizeof(path), "%s/rules", dir);
 	fd = pin_get_rdonly(path);
 	for (i = 0; fd >= 0 && i < s->meta.n_rules; i++)
@@ -452,91 +445,4 @@ void stored_free(struct stored *s)
 {
 	free(s->rules);
 	s->rules = NULL;
-}
-
-static int by_cgroup(const void *a, const void *b)
-{
-	return strcmp(((const struct stored *)a)->meta.cgroup,
-		      ((const struct stored *)b)->meta.cgroup);
-}
-
-int stored_list(struct stored **out)
-{
-	struct stored *list = NULL, *grown;
-	struct dirent *de;
-	int n = 0;
-	DIR *d = opendir(PIN_ROOT);
-
-	*out = NULL;
-	if (!d)
-		return errno == ENOENT ? 0 : -1;
-	while ((de = readdir(d))) {
-		if (strncmp(de->d_name, "cg-", 3))
-			continue;
-		grown = realloc(list, (n + 1) * sizeof(*list));
-		if (!grown)
-			break;
-		list = grown;
-		if (policy_folder(de->d_name, &list[n]))
-			n++;
-	}
-	closedir(d);
-	if (n)
-		qsort(list, n, sizeof(*list), by_cgroup);
-	*out = list;
-	return n;
-}
-
-void stored_list_free(struct stored *list, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		stored_free(&list[i]);
-	free(list);
-}
-
-/*
- * The smallest id that no stored policy has and that the global maps
- * hold nothing under (a configuration is deleted last), or 0 when all
- * LAB_MAX_POLICIES are taken.
- */
-__u32 store_next_policy_id(void)
-{
-	static unsigned char used[LAB_MAX_POLICIES];
-	char path[PATH_MAX];
-	struct dirent *de;
-	struct stored s;
-	__u32 id, key, next, *prev = NULL;
-	int confs;
-	DIR *d = opendir(PIN_ROOT);
-
-	memset(used, 0, sizeof(used));
-	if (!d)
-		return 1;
-	while ((de = readdir(d))) {
-		if (strncmp(de->d_name, "cg-", 3) && strncmp(de->d_name, "new-", 4) &&
-		    strncmp(de->d_name, "old-", 4))
-			continue;
-		snprintf(path, sizeof(path), PIN_ROOT "/%s", de->d_name);
-		if (stored_read(path, &s))
-			continue;
-		if (s.meta.policy < LAB_MAX_POLICIES)
-			used[s.meta.policy] = 1;
-		stored_free(&s);
-	}
-	closedir(d);
-	confs = bpf_obj_get(PIN_ROOT "/global/confs");
-	while (confs >= 0 && !bpf_map_get_next_key(confs, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (key < LAB_MAX_POLICIES)
-			used[key] = 1;
-	}
-	if (confs >= 0)
-		close(confs);
-	for (id = 1; id < LAB_MAX_POLICIES; id++)
-		if (!used[id])
-			return id;
-	return 0;
 }

@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Where applied policies live: pins under /sys/fs/bpf/lsmlab, so that a
- * policy outlives the lsmctl that applied it.
+ * policy outlives the lsmctl that applied it. The store knows folders,
+ * a policy's meta and rules, and the lock; what a backend pins in them
+ * is the backend's (backend.h).
  *
  *   lsmlab/events          the ring buffer every instance reports to
  *   lsmlab/cg-ID/          the policy on the cgroup with id ID:
  *       meta, rules        what list, show, stats and events print
- *       link-HOOK, maps    lsm_cgroup backend: its own instance
- *   lsmlab/global/         global backend: the one instance, its maps
- *                          (every global policy's rules, keyed by policy
- *                          id), prog-HOOK and link-HOOK
- *   lsmlab/new-ID-PID/    a policy being applied by lsmctl PID
+ *       ...                what its backend pins for it
+ *   lsmlab/new-ID-PID/     a policy being applied by lsmctl PID
+ *   lsmlab/old-WHAT-PID/   what lsmctl PID is removing
+ *   lsmlab/tmp-WHAT-PID/   an instance lsmctl PID is building
+ *   lsmlab/WHAT/           an instance shared by policies (global, guard)
  *
  * A policy is built in a new- folder and committed by one rename (an
  * exchange with the old policy's folder when there is one), so a policy
@@ -29,18 +31,22 @@
 
 #define BPFFS_ROOT "/sys/fs/bpf"
 #define PIN_ROOT BPFFS_ROOT "/lsmlab"
-#define CGROUP_ROOT "/sys/fs/cgroup"
 
-enum backend { BACKEND_CGROUP, BACKEND_GLOBAL };
+/* The folders of PIN_ROOT that hold a lsmctl's work in progress: KIND-WHAT-PID. */
+#define STORE_NEW "new"		/* a policy being applied */
+#define STORE_OLD "old"		/* a policy, or an instance, being removed */
+#define STORE_TMP "tmp"		/* an instance being built, never committed */
+
+#define META_PATH_MAX 256
 
 struct lab_meta {
-	char name[64];
-	char cgroup[256];	/* below CGROUP_ROOT, "/" for the root */
-	char file[256];		/* the policy file as given to apply */
+	char name[POLICY_NAME_MAX];
+	char cgroup[META_PATH_MAX];	/* below CGROUP_ROOT, "/" for the root */
+	char file[META_PATH_MAX];	/* the policy file as given to apply */
 	__u64 cgroup_id;
 	__u64 applied;		/* seconds since the epoch */
 	__u64 hooks;		/* a bit per enum lab_hook */
-	__u32 backend;
+	__u32 backend;		/* enum backend */
 	__u32 policy;		/* the id its rules have in the maps */
 	__u32 flags;		/* LAB_AUDIT, LAB_SELF_PROTECT, LAB_GUARD_SIGNAL */
 	__u32 default_deny;	/* classes closed by default: deny */
@@ -57,45 +63,65 @@ struct stored {
 	struct rule_text *rules;	/* meta.n_rules of them */
 };
 
-/* Write a message into @err (for the caller to print); returns -1. */
-int errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
 /*
- * Mount check, folders, the lock, and removal of what a killed lsmctl
- * left. Not @writing (list, show, stats, events), a task that may not
- * lock the folder (a confined one) reads it as it is.
+ * Mount check, folders and the lock; 0 or -errno. Not @writing (list,
+ * show, stats, events), a task that may not lock the folder (a confined
+ * one) reads it as it is, unlocked.
  */
 int store_open(bool writing, char *err, size_t errlen);
+/* Does this lsmctl hold the lock: may it change pins? */
+bool store_locked(void);
 void store_close(void);
-/* The shared events ring buffer (created on first use); an fd or -1. */
+/* The shared events ring buffer (created on first use); an fd or -errno. */
 int store_events_fd(void);
 struct bpf_map;
-/* Make @map, an object's events ring, the shared one; 0 or -1. */
+struct bpf_object;
+/* Make @map, an object's events ring, the shared one; 0 or -errno. */
 int store_share_events(struct bpf_map *map, char *err, size_t errlen);
 
-/* Resolve a cgroup2 folder: its id, depth and path below CGROUP_ROOT. */
-int cgroup_resolve(const char *path, __u64 *id, __u32 *level, char *rel, size_t rellen,
-		   char *err, size_t errlen);
-/* The path below CGROUP_ROOT of the cgroup with @id, or "?" */
-const char *cgroup_path_of(__u64 id);
+/*
+ * Load @obj, an instance shared by policies, opened with @tmp (a
+ * STORE_TMP folder, made here) for the folder libbpf pins its maps in
+ * as it loads them. @what names its programs in a message; 0 or -errno.
+ */
+int store_load_shared(struct bpf_object *obj, const char *tmp, const char *what, char *err,
+		      size_t errlen);
 
+/* The folder of the policy on the cgroup with id @cgroup_id. */
 void policy_dir(__u64 cgroup_id, char *buf, size_t len);
-/* A pinned map, read-only: all a task under self-protection may have. */
+/* This lsmctl's folder PIN_ROOT/KIND-WHAT-PID (KIND: STORE_NEW...). */
+void store_pid_dir(char *buf, size_t len, const char *kind, const char *what);
+/* Pin a policy's meta and rules in @dir; 0 or -errno. */
+int pin_meta(const char *dir, const struct lab_meta *m, const struct compiled *c);
+/* A pinned map, read-only: all a task under self-protection may have; an fd or -errno. */
 int pin_get_rdonly(const char *path);
 /* The sum over CPUs of a per-CPU map's value at @key; 0 when there is none. */
 __u64 pin_percpu_sum(const char *path, const void *key);
-/* Read a policy folder's meta and rules; 0 or -1. */
+
+/* Read a policy folder's meta and rules; 0 or -errno. */
 int stored_read(const char *dir, struct stored *s);
 void stored_free(struct stored *s);
-/* All committed policies; returns how many, or -1. Free with stored_list_free. */
+/* All committed policies; returns how many, or -errno. Free with stored_list_free. */
 int stored_list(struct stored **out);
 void stored_list_free(struct stored *list, int n);
 
-/* Pin helpers. */
-int pin_meta(const char *dir, const struct lab_meta *m, const struct compiled *c);
-/* Remove a policy folder and everything its backend holds for it. */
-void teardown(const char *dir);
-/* Next free policy id. */
-__u32 store_next_policy_id(void);
+/*
+ * The policy in @dir when the folder is of lsmctl's making (a folder,
+ * and no link, with meta and rules pinned, no links either); 0 or -errno.
+ */
+int store_read_own(const char *dir, struct stored *s);
+/*
+ * What killed lsmctls left: removes the folders that hold no policy
+ * (half-built instances, half-removed folders) and returns, as
+ * stored_list() does, the policies in new- and old- folders, which only
+ * their backends can tear down. Nothing when the store is not locked.
+ */
+int store_leftovers(struct stored **out);
+/* Does a committed folder other than @dir hold policy id @policy? */
+bool store_committed_elsewhere(const char *dir, __u32 policy);
+/* Set used[id] for the policy id of every folder, committed or not. */
+void store_used_ids(unsigned char *used, size_t n);
+/* Remove the folder @dir of PIN_ROOT and every pin in it (locked only). */
+void store_remove(const char *dir);
 
 #endif /* LSMCTL_STORE_H */

@@ -10,6 +10,8 @@
 #ifndef LSMLAB_ENGINE_H
 #define LSMLAB_ENGINE_H
 
+#include "limits.h"
+
 /* Access classes: what a rule restricts, one bit each in masks. */
 enum lab_class {
 	LAB_READ,
@@ -31,33 +33,44 @@ enum lab_class {
 
 #define LAB_FILE_CLASSES	(LAB_UNLINK + 1)	/* read .. unlink */
 
-/* The hooks the engine has a program for, in the order of their names. */
+/*
+ * The hooks the engine has a program for, as the kernel's
+ * lsm_hook_defs.h lists its own: X(ENUM, hook) for each, in the order of
+ * enum lab_hook. LAB_HOOK_<ENUM> is the hook's number, <hook> the LSM
+ * hook's name, which lsmctl prints and pins by, and lab_<hook> the
+ * program on it (LAB_PROG, hooks.bpf.h).
+ */
+#define LAB_HOOKS(X)				\
+	X(FILE_OPEN, file_open)			\
+	X(BPRM_CHECK, bprm_check_security)	\
+	X(INODE_CREATE, inode_create)		\
+	X(INODE_MKDIR, inode_mkdir)		\
+	X(INODE_MKNOD, inode_mknod)		\
+	X(INODE_SYMLINK, inode_symlink)		\
+	X(INODE_LINK, inode_link)		\
+	X(INODE_RENAME, inode_rename)		\
+	X(INODE_UNLINK, inode_unlink)		\
+	X(INODE_RMDIR, inode_rmdir)		\
+	X(SOCKET_CREATE, socket_create)		\
+	X(SOCKET_BIND, socket_bind)		\
+	X(SOCKET_CONNECT, socket_connect)	\
+	X(SOCKET_SENDMSG, socket_sendmsg)	\
+	X(PTRACE_ACCESS, ptrace_access_check)	\
+	X(PTRACE_TRACEME, ptrace_traceme)	\
+	X(SB_MOUNT, sb_mount)			\
+	X(MOVE_MOUNT, move_mount)		\
+	X(SB_UMOUNT, sb_umount)			\
+	X(KERNEL_LOAD_DATA, kernel_load_data)	\
+	X(KERNEL_READ_FILE, kernel_read_file)	\
+	X(TASK_KILL, task_kill)			\
+	X(CAPABLE, capable)
+
+#define LAB_HOOK_ENUM(ENUM, hook)	LAB_HOOK_##ENUM,
 enum lab_hook {
-	LAB_HOOK_FILE_OPEN,
-	LAB_HOOK_BPRM_CHECK,
-	LAB_HOOK_INODE_CREATE,
-	LAB_HOOK_INODE_MKDIR,
-	LAB_HOOK_INODE_MKNOD,
-	LAB_HOOK_INODE_SYMLINK,
-	LAB_HOOK_INODE_LINK,
-	LAB_HOOK_INODE_RENAME,
-	LAB_HOOK_INODE_UNLINK,
-	LAB_HOOK_INODE_RMDIR,
-	LAB_HOOK_SOCKET_CREATE,
-	LAB_HOOK_SOCKET_BIND,
-	LAB_HOOK_SOCKET_CONNECT,
-	LAB_HOOK_SOCKET_SENDMSG,
-	LAB_HOOK_PTRACE_ACCESS,
-	LAB_HOOK_PTRACE_TRACEME,
-	LAB_HOOK_SB_MOUNT,
-	LAB_HOOK_MOVE_MOUNT,
-	LAB_HOOK_SB_UMOUNT,
-	LAB_HOOK_KERNEL_LOAD_DATA,
-	LAB_HOOK_KERNEL_READ_FILE,
-	LAB_HOOK_TASK_KILL,
-	LAB_HOOK_CAPABLE,
+	LAB_HOOKS(LAB_HOOK_ENUM)
 	LAB_NR_HOOKS,
 };
+#undef LAB_HOOK_ENUM
 
 /*
  * Self-protection's guard (guard.bpf.c): one lsm/ program a hook for
@@ -108,12 +121,6 @@ enum lab_guard_hook {
 #define LAB_RULE_LOST		0xfffd	/* in hits: events the ring had no room for */
 #define LAB_RULE_NONE		0	/* in maps: rule index + 1, 0 for none */
 
-#define LAB_MAX_NET_RULES	256	/* bind/connect rules a policy, scanned */
-#define LAB_MAX_DEPTH		64	/* directory levels a subtree walk climbs */
-#define LAB_MAX_CGROUP_DEPTH	32	/* cgroup levels the global backend climbs */
-#define LAB_MAX_POLICIES	4096	/* policy ids are 1 .. LAB_MAX_POLICIES - 1 */
-#define LAB_EVENTS_SIZE		(256 * 1024)	/* the events ring buffer, bytes */
-
 /* lab_conf.flags */
 #define LAB_AUDIT		(1U << 0)	/* report, deny nothing */
 #define LAB_SELF_PROTECT	(1U << 1)	/* confined root cannot undo the policy */
@@ -142,10 +149,20 @@ struct lab_conf {
 	__u16 cap_rule[64];
 };
 
+/*
+ * A device number as the kernel holds it (a superblock's s_dev, an
+ * inode's i_rdev), and as BPF reads it: not userspace's dev_t.
+ */
+#define LAB_MINORBITS		20
+#define LAB_MINORMASK		((1U << LAB_MINORBITS) - 1)
+#define LAB_MKDEV(major, minor)	(((major) << LAB_MINORBITS) | (minor))
+#define LAB_MAJOR(dev)		((dev) >> LAB_MINORBITS)
+#define LAB_MINOR(dev)		((dev) & LAB_MINORMASK)
+
 /* files and exec rules, on an inode; subtree rules on a directory's. */
 struct lab_file_key {
 	__u32 policy;
-	__u32 dev;		/* the kernel's dev_t: major << 20 | minor */
+	__u32 dev;		/* LAB_MKDEV(major, minor) */
 	__u64 ino;
 };
 
@@ -270,8 +287,8 @@ struct lab_event {
 	__u32 dev;
 	__u32 target_pid;	/* ptrace, signal */
 	__u8 addr[16];
-	char comm[16];
-	char name[32];		/* files: the dentry's name */
+	char comm[LAB_COMM_LEN];
+	char name[LAB_NAME_LEN];	/* files: the dentry's name, cut short */
 };
 
 #endif /* LSMLAB_ENGINE_H */

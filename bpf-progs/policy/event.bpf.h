@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What every event for lsmctl says (struct lab_event, engine.h), for the
- * engine's reports and the guard's: who, when, the policy, and the
- * object, a file or a task. The includer fills the rest and submits.
+ * The events ring, and what every event for lsmctl says (struct
+ * lab_event, engine.h), for the engine's reports and the guard's: who,
+ * when, the policy, and the object, a file or a task. The includer
+ * fills the rest and submits.
  */
 #ifndef LSMLAB_EVENT_BPF_H
 #define LSMLAB_EVENT_BPF_H
@@ -12,6 +13,12 @@
 #include <bpf/bpf_helpers.h>
 
 #include "engine.h"
+
+/* lsmctl's events ring: one, shared by every instance and the guard. */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, LAB_EVENTS_SIZE);
+} events SEC(".maps");
 
 static __always_inline void event_fill(struct lab_event *e, __u64 policy_cgroup_id,
 				       __u32 policy_flags, __u16 hook, __u16 rule, __u8 class,

@@ -23,47 +23,24 @@
 
 #include "engine.h"
 #include "event.bpf.h"
+#include "kdefs.bpf.h"
 #include "mount_api.bpf.h"
 #include "subtree.bpf.h"
 
-#define EPERM			1
-#define BPF_FS_MAGIC		0xcafe4a11
-#define CLONE_INTO_CGROUP	0x200000000ULL
-#define BPF_F_RDONLY		(1U << 3)
-#define F_SETFL			4
-#define F_SETOWN		8
-#define F_SETOWN_EX		15
-#define F_SETLEASE		1024
-#define O_ASYNC			020000
-#define TIOCSTI			0x5412
-#define TIOCLINUX		0x541C
-#define FIOASYNC		0x5452
-#define FIOSETOWN		0x8901
-#define SIOCSPGRP		0x8902
-#define S_IFMT			00170000
-#define S_IFCHR			0020000
-#define CAP_SYS_MODULE		16
-#define CAP_SYS_RAWIO		17
-#define CAP_SYS_ADMIN		21
-#define CAP_SYS_BOOT		22
-#define CAP_SYS_TTY_CONFIG	26
-#define LSM_PRLIMIT_WRITE	2
-#define FS_PERM_EVENTS		0x00070000	/* FS_OPEN_PERM, FS_ACCESS_PERM, FS_OPEN_EXEC_PERM */
-#define PTRACE_MODE_NOAUDIT	0x04
-#define TIOCSCTTY		0x540E
-#define TIOCCONS		0x541D
-#define TIOCVHANGUP		0x5437
-#define CGROUP2_SUPER_MAGIC	0x63677270
-
 char LICENSE[] SEC("license") = "GPL";
 
-/* The cgroups whose policy has self-protection, by cgroup id. */
+/*
+ * The guard's maps: libbpf pins them in the folder lsmctl opens the
+ * object with, by their names. The cgroups whose policy has
+ * self-protection, by cgroup id:
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, LAB_MAX_POLICIES);
 	__type(key, __u64);
 	__type(value, struct lab_guard);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } guarded SEC(".maps");
 
 /* Their levels, and a filter of their ids a level: struct lab_guard_levels. */
@@ -72,6 +49,7 @@ struct {
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct lab_guard_levels);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } guard_levels SEC(".maps");
 
 /* The guard's events the ring had no room for: lsmctl stats and events say so. */
@@ -80,13 +58,13 @@ struct {
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, __u64);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } lost SEC(".maps");
 
-/* lsmctl's events ring, shared with the policies' programs. */
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, LAB_EVENTS_SIZE);
-} events SEC(".maps");
+/* The program guard_<hook> on LSM hook <hook>, one of LAB_GUARD_HOOKS. */
+#define GUARD_PROG(hook, args...)					\
+	_Static_assert(LAB_GUARD_##hook < LAB_NR_GUARD_HOOKS, #hook " is a guard hook"); \
+	SEC("lsm/" #hook) int BPF_PROG(guard_##hook, ##args)
 
 /* What a hook asks: refused outright to a guarded task, or for a target. */
 enum guard_ask {
@@ -206,8 +184,7 @@ static __always_inline int guard_deny(__u16 hook, __u32 number, struct dentry *d
  * read-only: a writable events ring would let it move the consumer
  * position and mute every policy's events.
  */
-SEC("lsm/bpf")
-int BPF_PROG(guard_bpf, int cmd, union bpf_attr *attr, unsigned int size)
+GUARD_PROG(bpf, int cmd, union bpf_attr *attr, unsigned int size)
 {
 	switch (cmd) {
 	case BPF_OBJ_GET:
@@ -237,8 +214,7 @@ int BPF_PROG(guard_bpf, int cmd, union bpf_attr *attr, unsigned int size)
 }
 
 /* clone3(CLONE_INTO_CGROUP) starts a task in a cgroup of the caller's choosing. */
-SEC("lsm/task_alloc")
-int BPF_PROG(guard_task_alloc, struct task_struct *task, unsigned long clone_flags)
+GUARD_PROG(task_alloc, struct task_struct *task, unsigned long clone_flags)
 {
 	if (!(clone_flags & CLONE_INTO_CGROUP))
 		return 0;
@@ -273,47 +249,40 @@ static __always_inline int guard_cgroup_dir(__u16 hook, struct inode *dir, struc
 	return guard(&req);
 }
 
-SEC("lsm/inode_mkdir")
-int BPF_PROG(guard_inode_mkdir, struct inode *dir, struct dentry *dentry, umode_t mode)
+GUARD_PROG(inode_mkdir, struct inode *dir, struct dentry *dentry, umode_t mode)
 {
 	return guard_cgroup_dir(LAB_GUARD_inode_mkdir, dir, dentry);
 }
 
-SEC("lsm/inode_symlink")
-int BPF_PROG(guard_inode_symlink, struct inode *dir, struct dentry *dentry, const char *name)
+GUARD_PROG(inode_symlink, struct inode *dir, struct dentry *dentry, const char *name)
 {
 	return guard_bpffs(LAB_GUARD_inode_symlink, dentry);
 }
 
-SEC("lsm/inode_link")
-int BPF_PROG(guard_inode_link, struct dentry *old_dentry, struct inode *dir,
+GUARD_PROG(inode_link, struct dentry *old_dentry, struct inode *dir,
 	     struct dentry *new_dentry)
 {
 	return guard_bpffs(LAB_GUARD_inode_link, new_dentry);
 }
 
-SEC("lsm/inode_unlink")
-int BPF_PROG(guard_inode_unlink, struct inode *dir, struct dentry *dentry)
+GUARD_PROG(inode_unlink, struct inode *dir, struct dentry *dentry)
 {
 	return guard_bpffs(LAB_GUARD_inode_unlink, dentry);
 }
 
-SEC("lsm/inode_rmdir")
-int BPF_PROG(guard_inode_rmdir, struct inode *dir, struct dentry *dentry)
+GUARD_PROG(inode_rmdir, struct inode *dir, struct dentry *dentry)
 {
 	return guard_cgroup_dir(LAB_GUARD_inode_rmdir, dir, dentry);
 }
 
 /* (a rename stays on one filesystem: the old name tells) */
-SEC("lsm/inode_rename")
-int BPF_PROG(guard_inode_rename, struct inode *old_dir, struct dentry *old_dentry,
+GUARD_PROG(inode_rename, struct inode *old_dir, struct dentry *old_dentry,
 	     struct inode *new_dir, struct dentry *new_dentry)
 {
 	return guard_bpffs(LAB_GUARD_inode_rename, old_dentry);
 }
 
-SEC("lsm/file_lock")
-int BPF_PROG(guard_file_lock, struct file *file, unsigned int cmd)
+GUARD_PROG(file_lock, struct file *file, unsigned int cmd)
 {
 	return guard_bpffs(LAB_GUARD_file_lock, file->f_path.dentry);
 }
@@ -339,8 +308,7 @@ static __always_inline int is_chardev(struct file *file)
 	return (file->f_inode->i_mode & S_IFMT) == S_IFCHR;
 }
 
-SEC("lsm/file_fcntl")
-int BPF_PROG(guard_file_fcntl, struct file *file, unsigned int cmd, unsigned long arg)
+GUARD_PROG(file_fcntl, struct file *file, unsigned int cmd, unsigned long arg)
 {
 	switch (cmd) {
 	case F_SETOWN:
@@ -391,14 +359,12 @@ static __always_inline int guard_ioctl(__u16 hook, struct file *file, unsigned i
 	return 0;
 }
 
-SEC("lsm/file_ioctl")
-int BPF_PROG(guard_file_ioctl, struct file *file, unsigned int cmd, unsigned long arg)
+GUARD_PROG(file_ioctl, struct file *file, unsigned int cmd, unsigned long arg)
 {
 	return guard_ioctl(LAB_GUARD_file_ioctl, file, cmd, arg);
 }
 
-SEC("lsm/file_ioctl_compat")
-int BPF_PROG(guard_file_ioctl_compat, struct file *file, unsigned int cmd, unsigned long arg)
+GUARD_PROG(file_ioctl_compat, struct file *file, unsigned int cmd, unsigned long arg)
 {
 	return guard_ioctl(LAB_GUARD_file_ioctl_compat, file, cmd, arg);
 }
@@ -412,8 +378,7 @@ int BPF_PROG(guard_file_ioctl_compat, struct file *file, unsigned int cmd, unsig
  * cmdline ask no ptrace check, or a NOAUDIT one that only hides some
  * fields, and is not reported.)
  */
-SEC("lsm/ptrace_access_check")
-int BPF_PROG(guard_ptrace_access_check, struct task_struct *child, unsigned int mode)
+GUARD_PROG(ptrace_access_check, struct task_struct *child, unsigned int mode)
 {
 	struct guard_req req = {
 		.hook = LAB_GUARD_ptrace_access_check, .ask = GUARD_TARGET, .number = mode,
@@ -423,8 +388,7 @@ int BPF_PROG(guard_ptrace_access_check, struct task_struct *child, unsigned int 
 	return guard(&req);
 }
 
-SEC("lsm/task_kill")
-int BPF_PROG(guard_task_kill, struct task_struct *p, struct kernel_siginfo *info, int sig,
+GUARD_PROG(task_kill, struct task_struct *p, struct kernel_siginfo *info, int sig,
 	     const struct cred *cred)
 {
 	struct guard_req req = {
@@ -437,8 +401,7 @@ int BPF_PROG(guard_task_kill, struct task_struct *p, struct kernel_siginfo *info
 }
 
 /* perf: copies of other tasks' stacks and registers, or the whole CPU's. */
-SEC("lsm/perf_event_open")
-int BPF_PROG(guard_perf_event_open, struct perf_event_attr *attr, int type)
+GUARD_PROG(perf_event_open, struct perf_event_attr *attr, int type)
 {
 	return guard_deny(LAB_GUARD_perf_event_open, type, NULL);
 }
@@ -447,16 +410,14 @@ int BPF_PROG(guard_perf_event_open, struct perf_event_attr *attr, int type)
  * The kernel: module and kexec images, and module requests, whose
  * modprobe the kernel runs as root in the root cgroup.
  */
-SEC("lsm/kernel_load_data")
-int BPF_PROG(guard_kernel_load_data, enum kernel_load_data_id id, bool contents)
+GUARD_PROG(kernel_load_data, enum kernel_load_data_id id, bool contents)
 {
 	if (id != LOADING_MODULE && id != LOADING_KEXEC_IMAGE && id != LOADING_KEXEC_INITRAMFS)
 		return 0;
 	return guard_deny(LAB_GUARD_kernel_load_data, id, NULL);
 }
 
-SEC("lsm/kernel_read_file")
-int BPF_PROG(guard_kernel_read_file, struct file *file, enum kernel_read_file_id id,
+GUARD_PROG(kernel_read_file, struct file *file, enum kernel_read_file_id id,
 	     bool contents)
 {
 	if (id != READING_MODULE && id != READING_KEXEC_IMAGE && id != READING_KEXEC_INITRAMFS)
@@ -464,8 +425,7 @@ int BPF_PROG(guard_kernel_read_file, struct file *file, enum kernel_read_file_id
 	return guard_deny(LAB_GUARD_kernel_read_file, id, NULL);
 }
 
-SEC("lsm/kernel_module_request")
-int BPF_PROG(guard_kernel_module_request, char *kmod_name)
+GUARD_PROG(kernel_module_request, char *kmod_name)
 {
 	return guard_deny(LAB_GUARD_kernel_module_request, 0, NULL);
 }
@@ -475,28 +435,24 @@ int BPF_PROG(guard_kernel_module_request, char *kmod_name)
  * lsmctl, one over a program the kernel runs (modprobe) runs the
  * task's, and an unmount of the BPF filesystem drops every pin.
  */
-SEC("lsm/sb_mount")
-int BPF_PROG(guard_sb_mount, const char *dev_name, const struct path *path, const char *type,
+GUARD_PROG(sb_mount, const char *dev_name, const struct path *path, const char *type,
 	     unsigned long flags, void *data)
 {
 	return guard_deny(LAB_GUARD_sb_mount, flags, path->dentry);
 }
 
-SEC("lsm/sb_umount")
-int BPF_PROG(guard_sb_umount, struct vfsmount *mnt, int flags)
+GUARD_PROG(sb_umount, struct vfsmount *mnt, int flags)
 {
 	return guard_deny(LAB_GUARD_sb_umount, flags, mnt->mnt_root);
 }
 
 /* pivot_root: a new root for every task whose root was the old one */
-SEC("lsm/sb_pivotroot")
-int BPF_PROG(guard_sb_pivotroot, const struct path *old_path, const struct path *new_path)
+GUARD_PROG(sb_pivotroot, const struct path *old_path, const struct path *new_path)
 {
 	return guard_deny(LAB_GUARD_sb_pivotroot, 0, new_path->dentry);
 }
 
-SEC("lsm/move_mount")
-int BPF_PROG(guard_move_mount, const struct path *from_path, const struct path *to_path)
+GUARD_PROG(move_mount, const struct path *from_path, const struct path *to_path)
 {
 	return guard_deny(LAB_GUARD_move_mount, 0, to_path->dentry);
 }
@@ -505,8 +461,7 @@ int BPF_PROG(guard_move_mount, const struct path *from_path, const struct path *
  * The new mount API (mount_api.bpf.h; mount_setattr could make
  * /sys/fs/bpf read-only under lsmctl), and capabilities of the machine.
  */
-SEC("lsm/capable")
-int BPF_PROG(guard_capable, const struct cred *cred, struct user_namespace *ns, int cap,
+GUARD_PROG(capable, const struct cred *cred, struct user_namespace *ns, int cap,
 	     unsigned int opts)
 {
 	long nr;
@@ -534,8 +489,7 @@ int BPF_PROG(guard_capable, const struct cred *cred, struct user_namespace *ns, 
  * kcore, perf's kernel side: ways to write or read the kernel under
  * every policy.
  */
-SEC("lsm/locked_down")
-int BPF_PROG(guard_locked_down, enum lockdown_reason what)
+GUARD_PROG(locked_down, enum lockdown_reason what)
 {
 	if (what == LOCKDOWN_NONE)
 		return 0;
@@ -543,8 +497,7 @@ int BPF_PROG(guard_locked_down, enum lockdown_reason what)
 }
 
 /* Another task's limits: RLIMIT_CPU of 0 kills it, RLIMIT_NOFILE cripples it. */
-SEC("lsm/task_prlimit")
-int BPF_PROG(guard_task_prlimit, const struct cred *cred, const struct cred *tcred,
+GUARD_PROG(task_prlimit, const struct cred *cred, const struct cred *tcred,
 	     unsigned int flags)
 {
 	if (!(flags & LSM_PRLIMIT_WRITE))
@@ -553,8 +506,7 @@ int BPF_PROG(guard_task_prlimit, const struct cred *cred, const struct cred *tcr
 }
 
 /* fanotify permission events: an answer, or none, for every task's opens. */
-SEC("lsm/path_notify")
-int BPF_PROG(guard_path_notify, const struct path *path, u64 mask, unsigned int obj_type)
+GUARD_PROG(path_notify, const struct path *path, u64 mask, unsigned int obj_type)
 {
 	if (!(mask & FS_PERM_EVENTS))
 		return 0;

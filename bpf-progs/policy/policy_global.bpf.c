@@ -1,4 +1,153 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The policy engine as global lsm/ programs: one instance for all policies. */
-#define LAB_BACKEND_GLOBAL
+/*
+ * The policy engine as global lsm/ programs: one instance for all
+ * policies. Its check() finds a task's policies in the policies map, by
+ * the task's cgroup and its ancestors.
+ */
 #include "engine.bpf.h"
+#include "kdefs.bpf.h"
+#include "subtree.bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Which policy each confined cgroup has (the cgroup's id as key). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, LAB_MAX_POLICIES);
+	__type(key, __u64);
+	__type(value, struct lab_policy_ref);
+	LAB_PINNED;
+} policies SEC(".maps");
+
+/*
+ * Every inode a global policy has a file rule on, ever (a bloom filter
+ * cannot forget: an inode whose rules went only costs the full check).
+ * lsmctl adds a policy's before the policy is switched on.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_BLOOM_FILTER);
+	__uint(max_entries, LAB_BLOOM_INODES);
+	__uint(map_extra, 1);	/* hash functions: one, the cheapest probe */
+	__type(value, struct lab_inode);
+	LAB_PINNED;
+} file_bloom SEC(".maps");
+
+/* Where the policies map's cgroups are: struct lab_levels, in engine.h. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct lab_levels);
+	LAB_PINNED;
+} levels SEC(".maps");
+
+struct ancestor_ctx {
+	const struct lab_req *req;
+	struct lab_levels *levels;
+	__u32 mask;
+	__u32 first;
+	int deny;
+};
+
+/* The verdict of the policy on cgroup @id, if it has one. */
+static __always_inline int check_cgroup(__u64 id, const struct lab_req *req)
+{
+	struct lab_policy_ref *ref = bpf_map_lookup_elem(&policies, &id);
+
+	return ref && decide(ref->policy, &ref->conf, req);
+}
+
+/*
+ * Does no global policy have a say on this request? True for a file
+ * check whose class no policy has a subtree rule or default: deny for,
+ * with no self-protection to ask, on an inode not in file_bloom: every
+ * policy would find no rule and allow. It saves the policy lookup and
+ * the rule lookup on the files no rule names, most of them.
+ */
+static __always_inline int no_say(const struct lab_levels *l, const struct lab_req *req)
+{
+	struct lab_inode key = {};
+	struct dentry *d = req->dentry;
+	struct cgroup *cgroup;
+	struct inode *inode;
+	__u32 c = req->class;
+
+	if (c >= LAB_FILE_CLASSES || !d || (((l->any_tree | l->any_default_deny) >> c) & 1))
+		return 0;
+	if (req->self && l->any_self_protect &&
+	    (req->self != LAB_SELF_OPEN || !req->file || self_at_open(req->file, &cgroup)))
+		return 0;
+	inode = d->d_inode;
+	if (!inode)
+		return 0;
+	key.dev = d->d_sb->s_dev;
+	key.ino = inode->i_ino;
+	/* (int): the map op behind the helper returns an int, in 32 bits */
+	return (int)bpf_map_peek_elem(&file_bloom, &key) == -ENOENT;
+}
+
+static long ancestor_step(__u32 i, void *data)
+{
+	struct ancestor_ctx *c = data;
+	__u64 id = ancestor_on(c->mask, c->levels->filter, c->first + i);
+
+	if (id == LAB_WALK_STOP)
+		return 1;
+	if (!id)
+		return 0;	/* no policy on this ancestor */
+	if (check_cgroup(id, c->req))
+		c->deny = 1;
+	return 0;
+}
+
+static __always_inline int check(const struct lab_req *req)
+{
+	struct ancestor_ctx c = { .req = req };
+	__u32 zero = 0, last;
+
+	c.levels = bpf_map_lookup_elem(&levels, &zero);
+	if (!c.levels)
+		return 0;
+	/* one read: lsmctl may be rewriting it (and only sets bits early, clears them late) */
+	c.mask = *(volatile __u32 *)&c.levels->mask;
+	if (!c.mask)
+		return 0;
+	/*
+	 * From the lowest level with a policy to the highest. The lowest is
+	 * lsmctl's to work out: were it worked out here, the verifier would
+	 * go through the callback once for each value it can take.
+	 */
+	/*
+	 * first is a second read: lsmctl may have rewritten the map between
+	 * the two. Trusted only where it agrees with the mask read above.
+	 */
+	c.first = c.levels->first;
+	if (c.first < LAB_MAX_CGROUP_DEPTH && c.mask == 1u << c.first) {
+		/*
+		 * Policies at one level (the usual): is the task's ancestor
+		 * there one of theirs? Most tasks outside stop here. (The loop
+		 * below then runs once: checking the policy here too would
+		 * make the verifier go through decide() twice a hook.)
+		 */
+		__u64 id = bpf_get_current_ancestor_cgroup_id(c.first);
+		__u32 level = c.first;
+
+		barrier_var(level);
+		if (!id || !((c.levels->filter[level & (LAB_MAX_CGROUP_DEPTH - 1)] >> (id & 63)) & 1))
+			return 0;
+	}
+	if (no_say(c.levels, req))
+		return 0;
+	last = fls32(c.mask);
+	if (c.first >= last || (c.mask & ((1u << c.first) - 1)))
+		c.first = 0;	/* read across two updates: climb them all */
+	bpf_loop(last - c.first, ancestor_step, &c, 0);
+	return c.deny;
+}
+
+/* lsm/: -EPERM denies. */
+#define LAB_SEC_PREFIX	"lsm/"
+#define LAB_RET(deny)	((deny) ? -EPERM : 0)
+
+#include "hooks.bpf.h"

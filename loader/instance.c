@@ -1,14 +1,54 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Filling and emptying the engine's rule maps, the same for both backends. */
+/* An instance of the engine, the same for both backends (see instance.h). */
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "backend.h"
+#include "errors.h"
+#include "instance.h"
+
+void hook_pin(char *buf, size_t len, const char *folder, const char *what, unsigned int hook)
+{
+	snprintf(buf, len, "%s/%s-%s", folder, what, hook_name(hook));
+}
+
+int instance_programs(struct bpf_object *obj, struct bpf_program **progs, char *err,
+		      size_t errlen)
+{
+	char name[64];
+	unsigned int h;
+
+	for (h = 0; h < LAB_NR_HOOKS; h++) {
+		snprintf(name, sizeof(name), "lab_%s", hook_name(h));
+		progs[h] = bpf_object__find_program_by_name(obj, name);
+		if (!progs[h])
+			return errf(err, errlen, -ENOENT, "the engine has no program %s", name);
+	}
+	return 0;
+}
+
+int open_pinned_maps(struct bpf_object *obj)
+{
+	struct bpf_map *map;
+	int fd, rc;
+
+	bpf_object__for_each_map(map, obj) {
+		if (!bpf_map__pin_path(map))
+			continue;
+		fd = bpf_obj_get(bpf_map__pin_path(map));
+		if (fd < 0)
+			return -errno;
+		rc = bpf_map__reuse_fd(map, fd);
+		close(fd);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
 
 /* File rules in batches: a million of them one syscall each is slow. */
 static int fill_files(int map, __u32 policy, const struct compiled *c)
@@ -71,7 +111,7 @@ int rule_maps_fill(const struct rule_maps *m, __u32 policy, const struct compile
 	return 0;
 }
 
-/* Delete the keys of @map whose first __u32 is @policy. */
+/* Delete the keys of @map whose first __u32 is @policy; 0 or -errno. */
 static int forget(int map, __u32 policy, size_t key_size)
 {
 	unsigned char key[64], next[64];
@@ -80,7 +120,7 @@ static int forget(int map, __u32 policy, size_t key_size)
 	unsigned char *doomed = NULL, *grown;
 
 	if (map < 0 || key_size > sizeof(key))
-		return -1;
+		return -EINVAL;
 	while (!bpf_map_get_next_key(map, prev, next)) {
 		memcpy(key, next, key_size);
 		prev = key;
@@ -91,7 +131,7 @@ static int forget(int map, __u32 policy, size_t key_size)
 			grown = realloc(doomed, cap * key_size);
 			if (!grown) {
 				free(doomed);
-				return -1;
+				return -ENOMEM;
 			}
 			doomed = grown;
 		}
@@ -114,17 +154,16 @@ int wait_for_bpf_programs(void)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, opts);
 	__u32 key = 0;
-	int inner, outer, rc = -1;
+	int inner, outer, rc;
 
 	inner = bpf_map_create(BPF_MAP_TYPE_ARRAY, "lab_rcu_inner", 4, 4, 1, NULL);
 	if (inner < 0)
-		return -1;
+		return -errno;
 	opts.inner_map_fd = inner;
 	outer = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, "lab_rcu_wait", 4, 4, 1, &opts);
-	if (outer >= 0) {
-		rc = bpf_map_update_elem(outer, &key, &inner, 0);
+	rc = outer < 0 || bpf_map_update_elem(outer, &key, &inner, 0) ? -errno : 0;
+	if (outer >= 0)
 		close(outer);
-	}
 	close(inner);
 	return rc;
 }
@@ -132,51 +171,18 @@ int wait_for_bpf_programs(void)
 int rule_maps_forget(const struct rule_maps *m, __u32 policy)
 {
 	/* a program may have read this policy's id just before it was replaced */
-	if (wait_for_bpf_programs())
-		return -1;
-	if (forget(m->file_rules, policy, sizeof(struct lab_file_key)) ||
-	    forget(m->sock_rules, policy, sizeof(struct lab_sock_key)) ||
-	    forget(m->net_rules, policy, sizeof(struct lab_net_key)) ||
-	    forget(m->hits, policy, sizeof(struct lab_hit_key)))
-		return -1;
-	/* last: while its configuration is there, the id is not free (store.c) */
-	bpf_map_delete_elem(m->confs, &policy);
-	return 0;
-}
+	int rc = wait_for_bpf_programs();
 
-static int open_pin(const char *dir, const char *name)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return bpf_obj_get(path);
-}
-
-int rule_maps_open(const char *dir, struct rule_maps *m)
-{
-	m->confs = open_pin(dir, "confs");
-	m->file_rules = open_pin(dir, "file_rules");
-	m->sock_rules = open_pin(dir, "sock_rules");
-	m->net_rules = open_pin(dir, "net_rules");
-	m->hits = open_pin(dir, "hits");
-	m->file_bloom = open_pin(dir, "file_bloom");	/* the global backend's */
-	if (m->confs < 0 || m->file_rules < 0 || m->sock_rules < 0 || m->net_rules < 0 ||
-	    m->hits < 0) {
-		rule_maps_close(m);
-		return -1;
-	}
-	return 0;
-}
-
-void rule_maps_close(struct rule_maps *m)
-{
-	int *fds[] = { &m->confs, &m->file_rules, &m->sock_rules, &m->net_rules, &m->hits,
-		       &m->file_bloom };
-	size_t i;
-
-	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
-		if (*fds[i] >= 0)
-			close(*fds[i]);
-		*fds[i] = -1;
-	}
+	if (!rc)
+		rc = forget(m->file_rules, policy, sizeof(struct lab_file_key));
+	if (!rc)
+		rc = forget(m->sock_rules, policy, sizeof(struct lab_sock_key));
+	if (!rc)
+		rc = forget(m->net_rules, policy, sizeof(struct lab_net_key));
+	if (!rc)
+		rc = forget(m->hits, policy, sizeof(struct lab_hit_key));
+	/* last: while its configuration is there, the id is not free (apply.c) */
+	if (!rc)
+		bpf_map_delete_elem(m->confs, &policy);
+	return rc;
 }

@@ -1,0 +1,370 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The engine's programs, one a hook of LAB_HOOKS (engine.h): each turns
+ * its hook's arguments into requests for check(), which the backend's
+ * source file supplies before it includes this, with LAB_SEC_PREFIX
+ * (the programs' section: lsm/ or lsm_cgroup/) and LAB_RET (a verdict
+ * as the program type returns it).
+ *
+ * lsm_cgroup: lsmctl loads one instance a policy, attaches it to the
+ * policy's cgroup, and sets lab_policy; the kernel runs it for that
+ * cgroup and its descendants, and runs every ancestor's programs too,
+ * so nested policies add up (any deny denies).
+ *
+ * global: one instance for every policy, attached as lsm/ programs that
+ * run for every task; each looks the task's cgroup and its ancestors up
+ * in the policies map and checks every policy found, the same way.
+ */
+#ifndef LSMLAB_HOOKS_BPF_H
+#define LSMLAB_HOOKS_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_endian.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "engine.bpf.h"
+#include "kdefs.bpf.h"
+#include "mount_api.bpf.h"
+
+/* enum lab_hook by the hook's name, for LAB_PROG to check its hook is listed */
+#define LAB_HOOK_OF(ENUM, hook)	lab_hook_##hook = LAB_HOOK_##ENUM,
+enum { LAB_HOOKS(LAB_HOOK_OF) };
+#undef LAB_HOOK_OF
+
+/* The program lab_<hook> on LSM hook <hook>, with the hook's arguments. */
+#define LAB_PROG(hook, args...)						\
+	_Static_assert(lab_hook_##hook < LAB_NR_HOOKS, #hook " is in LAB_HOOKS"); \
+	SEC(LAB_SEC_PREFIX #hook) int BPF_PROG(lab_##hook, ##args)
+
+static __always_inline int check_dentry(__u16 hook, __u8 class, struct dentry *dentry)
+{
+	struct lab_req req = { .hook = hook, .class = class, .dentry = dentry };
+
+	return check(&req);
+}
+
+/*
+ * file_open: the classes an open asks for, checked one after the other
+ * by one callback, so that the verifier goes through check() once.
+ */
+struct open_ctx {
+	struct lab_req req;
+	struct dentry *dir;	/* O_TMPFILE: the directory the file is made in */
+	__u32 classes;		/* a bit per class still to check */
+	int deny;
+};
+
+static long open_step(__u32 i, void *data)
+{
+	struct open_ctx *o = data;
+	__u32 left = o->classes;
+
+	if (i > LAB_SELF || !(left >> i))
+		return 1;
+	if (!((left >> i) & 1))
+		return 0;
+	o->req.class = i;
+	if (i == LAB_CREATE)
+		o->req.dentry = o->dir;
+	if (check(&o->req)) {
+		o->deny = 1;
+		return 1;
+	}
+	o->req.self = 0;	/* self-protection has had its say with the first */
+	return 0;
+}
+
+LAB_PROG(file_open, struct file *file)
+{
+	unsigned int mode = file->f_mode, flags = file->f_flags;
+	struct dentry *dentry = file->f_path.dentry;
+	struct open_ctx o = {
+		.req = {
+			.hook = LAB_HOOK_FILE_OPEN,
+			.dentry = dentry,
+			.self = LAB_SELF_OPEN,
+			.file = file,
+		},
+	};
+	__u32 classes = 0;
+
+	if (flags & __FMODE_EXEC) {
+		/*
+		 * exec's own opens: the program (bprm_check_security checks it
+		 * too) and its ELF interpreter (which nothing else checks).
+		 * They are execs, not reads.
+		 */
+		classes = 1 << LAB_EXEC;
+	} else {
+		/* O_ACCMODE 3: neither mode, ioctls only; counted as both */
+		if ((mode & FMODE_READ) || (flags & O_ACCMODE) == O_ACCMODE)
+			classes |= 1 << LAB_READ;
+		if ((mode & FMODE_WRITE) || (flags & O_ACCMODE) == O_ACCMODE ||
+		    ((flags & O_TRUNC) && (file->f_inode->i_mode & S_IFMT) == S_IFREG))
+			classes |= 1 << LAB_WRITE;
+		/* O_TMPFILE: a file made in the directory (no inode_create in 6.1) */
+		if (flags & __O_TMPFILE) {
+			classes |= 1 << LAB_CREATE;
+			o.dir = dentry->d_parent;
+		}
+	}
+	o.classes = classes ? classes : 1 << LAB_SELF;
+	/* up to the highest class asked: a read-only open is one call */
+	bpf_loop(!classes ? LAB_SELF + 1 : (classes >> LAB_CREATE) ? LAB_CREATE + 1 :
+		 (classes >> LAB_EXEC) ? LAB_EXEC + 1 : (classes >> LAB_WRITE) ? LAB_WRITE + 1 :
+		 LAB_READ + 1, open_step, &o, 0);
+	return LAB_RET(o.deny);
+}
+
+LAB_PROG(bprm_check_security, struct linux_binprm *bprm)
+{
+	return LAB_RET(check_dentry(LAB_HOOK_BPRM_CHECK, LAB_EXEC,
+				    bprm->file->f_path.dentry));
+}
+
+LAB_PROG(inode_create, struct inode *dir, struct dentry *dentry)
+{
+	return LAB_RET(check_dentry(LAB_HOOK_INODE_CREATE, LAB_CREATE, dentry));
+}
+
+LAB_PROG(inode_mkdir, struct inode *dir, struct dentry *dentry)
+{
+	return LAB_RET(check_dentry(LAB_HOOK_INODE_MKDIR, LAB_CREATE, dentry));
+}
+
+LAB_PROG(inode_mknod, struct inode *dir, struct dentry *dentry)
+{
+	return LAB_RET(check_dentry(LAB_HOOK_INODE_MKNOD, LAB_CREATE, dentry));
+}
+
+LAB_PROG(inode_symlink, struct inode *dir, struct dentry *dentry)
+{
+	return LAB_RET(check_dentry(LAB_HOOK_INODE_SYMLINK, LAB_CREATE, dentry));
+}
+
+/*
+ * A link or a rename: the old name's unlink, the new name's create, and
+ * over a file, that file's unlink (what a rename replaces is removed).
+ * One callback goes through them, so that the verifier sees check() once.
+ */
+struct move_ctx {
+	__u16 hook;
+	struct dentry *old, *new;
+	int deny;
+};
+
+static long move_step(__u32 i, void *data)
+{
+	struct move_ctx *m = data;
+	struct lab_req req = {
+		.hook = m->hook,
+		.class = i == 1 ? LAB_CREATE : LAB_UNLINK,
+		.dentry = i ? m->new : m->old,
+	};
+
+	if (!check(&req))
+		return 0;
+	m->deny = 1;
+	return 1;
+}
+
+static __always_inline int check_move(__u16 hook, struct dentry *old, struct dentry *new)
+{
+	struct move_ctx m = { .hook = hook, .old = old, .new = new };
+
+	bpf_loop(new->d_inode ? 3 : 2, move_step, &m, 0);
+	return m.deny;
+}
+
+LAB_PROG(inode_link, struct dentry *old_dentry, struct inode *dir,
+	     struct dentry *new_dentry)
+{
+	return LAB_RET(check_move(LAB_HOOK_INODE_LINK, old_dentry, new_dentry));
+}
+
+LAB_PROG(inode_rename, struct inode *old_dir, struct dentry *old_dentry,
+	     struct inode *new_dir, struct dentry *new_dentry)
+{
+	return LAB_RET(check_move(LAB_HOOK_INODE_RENAME, old_dentry, new_dentry));
+}
+
+LAB_PROG(inode_unlink, struct inode *dir, struct dentry *dentry)
+{
+	return LAB_RET(check_dentry(LAB_HOOK_INODE_UNLINK, LAB_UNLINK, dentry));
+}
+
+LAB_PROG(inode_rmdir, struct inode *dir, struct dentry *dentry)
+{
+	return LAB_RET(check_dentry(LAB_HOOK_INODE_RMDIR, LAB_UNLINK, dentry));
+}
+
+/* network */
+
+LAB_PROG(socket_create, int family, int type, int protocol, int kern)
+{
+	struct lab_req req = {
+		.hook = LAB_HOOK_SOCKET_CREATE,
+		.class = LAB_SOCKET,
+		.family = family,
+		.type = type,
+		.protocol = protocol,
+		.number = type,
+	};
+
+	if (kern)
+		return LAB_RET(0);
+	return LAB_RET(check(&req));
+}
+
+/*
+ * Fill in the address of a bind, connect or sendto. An IPv4-mapped IPv6
+ * address is IPv4 traffic and is matched as such. Returns 0 for the
+ * families bind and connect rules do not cover.
+ *
+ * @unspec_is_inet: IPv4 bind() and UDP sendmsg() take an AF_UNSPEC
+ * address as an IPv4 one; connect() takes it as "disconnect".
+ */
+static __always_inline int read_sockaddr(struct lab_req *req, struct sockaddr *address,
+					 int unspec_is_inet)
+{
+	struct sockaddr_in6 sin6;
+	struct sockaddr_in sin;
+	__u16 family = 0;
+
+	if (bpf_probe_read_kernel(&family, sizeof(family), &address->sa_family))
+		return 0;
+	if (family == AF_UNSPEC && unspec_is_inet)
+		family = AF_INET;
+	if (family == AF_INET) {
+		if (bpf_probe_read_kernel(&sin, sizeof(sin), address))
+			return 0;
+		req->port = bpf_ntohs(sin.sin_port);
+		__builtin_memcpy(req->addr, &sin.sin_addr, 4);
+	} else if (family == AF_INET6) {
+		if (bpf_probe_read_kernel(&sin6, sizeof(sin6), address))
+			return 0;
+		req->port = bpf_ntohs(sin6.sin6_port);
+		if (sin6.sin6_addr.in6_u.u6_addr32[0] == 0 &&
+		    sin6.sin6_addr.in6_u.u6_addr32[1] == 0 &&
+		    sin6.sin6_addr.in6_u.u6_addr32[2] == bpf_htonl(0xffff)) {
+			family = AF_INET;
+			__builtin_memcpy(req->addr, &sin6.sin6_addr.in6_u.u6_addr32[3], 4);
+		} else {
+			__builtin_memcpy(req->addr, &sin6.sin6_addr, 16);
+		}
+	} else {
+		return 0;
+	}
+	req->family = family;
+	return 1;
+}
+
+static __always_inline int check_address(__u16 hook, __u8 class, struct socket *sock,
+					 struct sockaddr *address)
+{
+	struct lab_req req = { .hook = hook, .class = class };
+	int inet = BPF_CORE_READ(sock, sk, __sk_common.skc_family) == AF_INET;
+
+	if (!address || !read_sockaddr(&req, address, inet && hook != LAB_HOOK_SOCKET_CONNECT))
+		return 0;
+	req.protocol = BPF_CORE_READ(sock, sk, sk_protocol);
+	/* MPTCP is TCP on the wire (its subflows): tcp rules are its rules */
+	if (req.protocol == IPPROTO_MPTCP)
+		req.protocol = IPPROTO_TCP;
+	req.type = BPF_CORE_READ(sock, type);
+	return check(&req);
+}
+
+LAB_PROG(socket_bind, struct socket *sock, struct sockaddr *address, int addrlen)
+{
+	return LAB_RET(check_address(LAB_HOOK_SOCKET_BIND, LAB_BIND, sock, address));
+}
+
+LAB_PROG(socket_connect, struct socket *sock, struct sockaddr *address, int addrlen)
+{
+	return LAB_RET(check_address(LAB_HOOK_SOCKET_CONNECT, LAB_CONNECT, sock, address));
+}
+
+/* sendto() and sendmsg() with an address connect for one datagram. */
+LAB_PROG(socket_sendmsg, struct socket *sock, struct msghdr *msg, int size)
+{
+	return LAB_RET(check_address(LAB_HOOK_SOCKET_SENDMSG, LAB_CONNECT, sock,
+				     BPF_CORE_READ(msg, msg_name)));
+}
+
+/* ptrace, mount, module_load, signal, capability */
+
+static __always_inline int check_fixed(__u16 hook, __u8 class, struct task_struct *target,
+				       __u32 number)
+{
+	struct lab_req req = { .hook = hook, .class = class, .target = target, .number = number };
+
+	return check(&req);
+}
+
+LAB_PROG(ptrace_access_check, struct task_struct *child, unsigned int mode)
+{
+	/* reading /proc/PID files is not tracing; attaching (and /proc/PID/mem) is */
+	if (!(mode & PTRACE_MODE_ATTACH))
+		return LAB_RET(0);
+	return LAB_RET(check_fixed(LAB_HOOK_PTRACE_ACCESS, LAB_PTRACE, child, 0));
+}
+
+LAB_PROG(ptrace_traceme, struct task_struct *parent)
+{
+	return LAB_RET(check_fixed(LAB_HOOK_PTRACE_TRACEME, LAB_PTRACE, parent, 0));
+}
+
+LAB_PROG(sb_mount, const char *dev_name, const struct path *path)
+{
+	return LAB_RET(check_fixed(LAB_HOOK_SB_MOUNT, LAB_MOUNT, NULL, 0));
+}
+
+LAB_PROG(move_mount, const struct path *from_path, const struct path *to_path)
+{
+	return LAB_RET(check_fixed(LAB_HOOK_MOVE_MOUNT, LAB_MOUNT, NULL, 0));
+}
+
+LAB_PROG(sb_umount, struct vfsmount *mnt, int flags)
+{
+	return LAB_RET(check_fixed(LAB_HOOK_SB_UMOUNT, LAB_MOUNT, NULL, flags));
+}
+
+LAB_PROG(kernel_load_data, enum kernel_load_data_id id, bool contents)
+{
+	if (id != LOADING_MODULE && id != LOADING_KEXEC_IMAGE && id != LOADING_KEXEC_INITRAMFS)
+		return LAB_RET(0);
+	return LAB_RET(check_fixed(LAB_HOOK_KERNEL_LOAD_DATA, LAB_MODULE_LOAD, NULL, id));
+}
+
+LAB_PROG(kernel_read_file, struct file *file, enum kernel_read_file_id id,
+	     bool contents)
+{
+	if (id != READING_MODULE && id != READING_KEXEC_IMAGE && id != READING_KEXEC_INITRAMFS)
+		return LAB_RET(0);
+	return LAB_RET(check_fixed(LAB_HOOK_KERNEL_READ_FILE, LAB_MODULE_LOAD, NULL, id));
+}
+
+LAB_PROG(task_kill, struct task_struct *p, struct kernel_siginfo *info, int sig)
+{
+	if (!sig)
+		return LAB_RET(0);	/* kill(pid, 0) only asks whether pid exists */
+	return LAB_RET(check_fixed(LAB_HOOK_TASK_KILL, LAB_SIGNAL, p, sig));
+}
+
+LAB_PROG(capable, const struct cred *cred, struct user_namespace *ns, int cap)
+{
+	long nr;
+
+	/* the new mount API is a mount (mount_api.bpf.h) */
+	if (cap == CAP_SYS_ADMIN) {
+		nr = current_syscall();
+		if (mount_api_syscall(nr) && check_fixed(LAB_HOOK_CAPABLE, LAB_MOUNT, NULL, nr))
+			return LAB_RET(1);
+	}
+	return LAB_RET(check_fixed(LAB_HOOK_CAPABLE, LAB_CAPABILITY, NULL, cap));
+}
+
+#endif /* LSMLAB_HOOKS_BPF_H */

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The engine's and the guard's limits, for their BPF programs and lsmctl alike. */
+#ifndef LSMLAB_LIMITS_H
+#define LSMLAB_LIMITS_H
+
+#define LAB_MAX_NET_RULES	256	/* bind/connect rules a policy, scanned */
+#define LAB_MAX_DEPTH		64	/* directory levels a subtree walk climbs */
+#define LAB_MAX_CGROUP_DEPTH	32	/* cgroup levels the global backend climbs */
+#define LAB_MAX_POLICIES	4096	/* policy ids are 1 .. LAB_MAX_POLICIES - 1 */
+#define LAB_EVENTS_SIZE		(256 * 1024)	/* the events ring buffer, bytes */
+
+/*
+ * The rule maps' room, for every policy of the global instance (an
+ * lsm_cgroup instance is sized to its policy): hash maps allocated as
+ * they fill, so a large cap costs nothing until rules are there.
+ */
+#define LAB_MAX_FILE_RULES	(1 << 21)	/* inodes with rules */
+#define LAB_MAX_SOCK_RULES	(1 << 16)	/* socket families and types */
+#define LAB_MAX_NET_KEYS	(1 << 16)	/* bind and connect rules */
+#define LAB_MAX_HITS		(1 << 16)	/* rules that decided something */
+#define LAB_BLOOM_INODES	(1 << 16)	/* global: inodes some policy names */
+
+/* Strings in events (struct lab_event). */
+#define LAB_COMM_LEN		16	/* a task's comm: the kernel's TASK_COMM_LEN */
+#define LAB_NAME_LEN		32	/* a file's name, cut short */
+
+#endif /* LSMLAB_LIMITS_H */

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Matching a request against one policy's rules, by class: files (the
+ * object's own rule, or the nearest subtree's), sockets, and bind and
+ * connect addresses. Each returns the rule's index + 1 and whether it
+ * denies, or LAB_RULE_NONE.
+ */
+#ifndef LSMLAB_MATCH_BPF_H
+#define LSMLAB_MATCH_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+
+#include "engine.h"
+#include "kdefs.bpf.h"
+#include "maps.bpf.h"
+#include "request.bpf.h"
+
+/*
+ * files: climb from the object towards its filesystem's root. The first
+ * rule found decides: the object's own rule, then the nearest subtree.
+ * A climb that finds no rule must also have reached the root for "no
+ * rule" to be the answer: see match_file().
+ */
+struct walk_ctx {
+	struct dentry *d;
+	__u32 policy;
+	__u32 dev;
+	__u32 class;
+	__u16 rule;
+	__u8 deny;
+	__u8 done;	/* a rule found, or the filesystem's root reached */
+};
+
+/*
+ * The hooks' arguments are BTF-typed: fields are loaded directly (one
+ * instruction each, a fault reads as 0) rather than through
+ * bpf_probe_read_kernel(), a helper call of some hundred instructions.
+ */
+static long walk_step(__u32 i, void *data)
+{
+	struct walk_ctx *w = data;
+	struct dentry *d = w->d, *parent;
+	struct inode *inode = d->d_inode;
+	struct super_block *sb;
+	__u64 c = w->class;
+
+	barrier_var(c);	/* inlined, clang drops the check the verifier needs */
+	if (c >= LAB_FILE_CLASSES)
+		return 1;
+	if (inode) {
+		struct lab_file_key key = {
+			.policy = w->policy,
+			.dev = w->dev,
+			.ino = inode->i_ino,
+		};
+		struct lab_file_val *v = bpf_map_lookup_elem(&file_rules, &key);
+
+		if (v && i == 0 && v->exact[c]) {
+			w->rule = v->exact[c];
+			w->deny = (v->exact_deny >> c) & 1;
+			w->done = 1;
+			return 1;
+		}
+		if (v && v->tree[c]) {
+			w->rule = v->tree[c];
+			w->deny = (v->tree_deny >> c) & 1;
+			w->done = 1;
+			return 1;
+		}
+	}
+	parent = d->d_parent;
+	if (!parent || parent == d) {
+		/*
+		 * The top. The filesystem's root, or a dentry with nothing
+		 * above it by nature (a pipe, a socket, a memfd: internal
+		 * mounts, which no path names): the climb is complete. Any
+		 * other (open_by_handle_at() of a file whose dentry was
+		 * evicted gives a disconnected one) leaves the climb short.
+		 */
+		sb = d->d_sb;
+		w->done = sb && (sb->s_root == d || (sb->s_flags & SB_KERNMOUNT));
+		return 1;
+	}
+	w->d = parent;
+	return 0;
+}
+
+/*
+ * The rule for @req, or LAB_RULE_NONE. A subtree climb that could not
+ * finish (deeper than LAB_MAX_DEPTH, or a disconnected dentry) returns
+ * LAB_RULE_NONE with *deny set: decide() denies it as the default.
+ */
+static __always_inline __u16 match_file(__u32 policy, const struct lab_conf *conf,
+					const struct lab_req *req, __u8 *deny)
+{
+	struct dentry *dentry = req->dentry;
+	__u32 c = req->class;
+	struct walk_ctx w = { .d = dentry, .policy = policy, .class = c };
+
+	/* (the verifier sees every hook's request reach here: a NULL dentry too) */
+	if (!dentry || c >= LAB_FILE_CLASSES)
+		return LAB_RULE_NONE;
+	w.dev = dentry->d_sb->s_dev;
+	if ((conf->file_tree >> c) & 1) {
+		/* a subtree rule of this class somewhere: climb */
+		bpf_loop(LAB_MAX_DEPTH, walk_step, &w, 0);
+		if (!w.done) {
+			/* a subtree rule might be above: never allow what it may deny */
+			*deny = 1;
+			return LAB_RULE_NONE;
+		}
+	} else if ((conf->file_exact >> c) & 1) {
+		/* rules on inodes only: the object's own is the only one */
+		struct inode *inode = dentry->d_inode;
+		struct lab_file_key key = { .policy = policy, .dev = w.dev };
+		struct lab_file_val *v;
+		__u64 i = c;
+
+		if (!inode)
+			return LAB_RULE_NONE;
+		key.ino = inode->i_ino;
+		v = bpf_map_lookup_elem(&file_rules, &key);
+		barrier_var(i);
+		if (!v || i >= LAB_FILE_CLASSES || !v->exact[i])
+			return LAB_RULE_NONE;
+		*deny = (v->exact_deny >> i) & 1;
+		return v->exact[i];
+	}
+	*deny = w.deny;
+	return w.rule;
+}
+
+/* socket: the most specific of family+type, family, type, any. */
+static __always_inline __u16 match_socket(__u32 policy, const struct lab_req *req, __u8 *deny)
+{
+	struct lab_sock_key keys[4] = {
+		{ policy, req->family, req->type },
+		{ policy, req->family, 0 },
+		{ policy, 0, req->type },
+		{ policy, 0, 0 },
+	};
+	struct lab_sock_val *v;
+	int i;
+
+#pragma unroll
+	for (i = 0; i < 4; i++) {
+		v = bpf_map_lookup_elem(&sock_rules, &keys[i]);
+		if (v) {
+			*deny = v->deny;
+			return v->rule;
+		}
+	}
+	return LAB_RULE_NONE;
+}
+
+/* bind, connect: every rule is looked at; a matching deny wins. */
+struct net_ctx {
+	const struct lab_req *req;
+	__u32 policy;
+	__u16 allow_rule;
+	__u16 deny_rule;
+};
+
+static __always_inline int prefix_match(const __u8 *a, const __u8 *b, __u32 prefix)
+{
+	int i;
+
+#pragma unroll
+	for (i = 0; i < 16; i++) {
+		if (prefix >= 8) {
+			if (a[i] != b[i])
+				return 0;
+			prefix -= 8;
+		} else if (prefix) {
+			__u8 mask = 0xff << (8 - prefix);
+
+			return (a[i] & mask) == (b[i] & mask);
+		} else {
+			return 1;
+		}
+	}
+	return 1;
+}
+
+static long net_step(__u32 i, void *data)
+{
+	struct net_ctx *c = data;
+	const struct lab_req *req = c->req;
+	struct lab_net_key key = { .policy = c->policy, .index = i };
+	struct lab_net_rule *r = bpf_map_lookup_elem(&net_rules, &key);
+
+	if (!r)
+		return 1;
+	if (r->class != req->class ||
+	    (r->family && r->family != req->family) ||
+	    (r->protocol && r->protocol != req->protocol) ||
+	    req->port < r->port_min || req->port > r->port_max ||
+	    !prefix_match(r->addr, req->addr, r->prefix))
+		return 0;
+	if (r->deny) {
+		c->deny_rule = r->rule;
+		return 1;
+	}
+	if (!c->allow_rule)
+		c->allow_rule = r->rule;
+	return 0;
+}
+
+static __always_inline __u16 match_net(__u32 policy, const struct lab_conf *conf,
+				       const struct lab_req *req, __u8 *deny)
+{
+	struct net_ctx c = { .req = req, .policy = policy };
+	__u32 n = conf->n_net;
+
+	if (n > LAB_MAX_NET_RULES)
+		n = LAB_MAX_NET_RULES;
+	bpf_loop(n, net_step, &c, 0);
+	*deny = !!c.deny_rule;
+	return c.deny_rule ? c.deny_rule : c.allow_rule;
+}
+
+#endif /* LSMLAB_MATCH_BPF_H */

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Self-protection's part in the policies' own programs: what opening a
+ * file would let a confined root do outside its subtree (the guard,
+ * guard.bpf.c, has the other hooks), and whether a policy denies it.
+ */
+#ifndef LSMLAB_SELF_BPF_H
+#define LSMLAB_SELF_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+
+#include "engine.h"
+#include "kdefs.bpf.h"
+#include "request.bpf.h"
+#include "subtree.bpf.h"
+
+#define SELF_NAME_MAX	32	/* the longest name asked about, and its NUL */
+#define PID_NAME_MAX	12	/* a pid's digits, and a NUL */
+
+/* Is @cg the policy's cgroup or below it? */
+static __always_inline int cgroup_inside(const struct lab_conf *conf, struct cgroup *cg)
+{
+	return cgroup_below(conf->cgroup_id, conf->cgroup_level, cg);
+}
+
+static __always_inline int task_inside(const struct lab_conf *conf, struct task_struct *task)
+{
+	return cgroup_inside(conf, BPF_CORE_READ(task, cgroups, dfl_cgrp));
+}
+
+/*
+ * Self-protection at open: a cgroup's files outside the subtree (moving
+ * a task out through cgroup.procs), kernel memory, sysrq and sysctls, and
+ * the files that make the kernel run a program as root outside.
+ */
+static __always_inline int name_is(struct dentry *d, const char *want, int len)
+{
+	char name[SELF_NAME_MAX] = {};
+	int i;
+
+	if (len > (int)sizeof(name) - 1)
+		return 0;
+	bpf_probe_read_kernel_str(name, sizeof(name), d->d_name.name);
+	for (i = 0; i <= len && i < (int)sizeof(name); i++)	/* the NUL too */
+		if (name[i] != want[i])
+			return 0;
+	return 1;
+}
+
+/* Is @d's name the string literal @lit? */
+#define NAME_IS(d, lit)	name_is(d, lit, sizeof(lit) - 1)
+
+/* The pid a /proc folder is named after, or 0 when its name is no number. */
+static __always_inline __u32 proc_pid_of(struct dentry *d)
+{
+	char name[PID_NAME_MAX] = {};
+	__u32 pid = 0;
+	int i;
+
+	bpf_probe_read_kernel_str(name, sizeof(name), d->d_name.name);
+	for (i = 0; i < (int)sizeof(name) - 1 && name[i]; i++) {
+		if (name[i] < '0' || name[i] > '9')
+			return 0;
+		pid = pid * 10 + (name[i] - '0');
+	}
+	return pid;
+}
+
+/* What self-protection asks of opening @file: LAB_SELF_DENY, _CGROUP, _LIMIT or 0. */
+static __always_inline __u8 self_at_open(struct file *file, struct cgroup **cgroup)
+{
+	struct dentry *d = file->f_path.dentry, *parent, *grand;
+	struct inode *inode = d->d_inode;
+	unsigned int mode = file->f_mode;
+	unsigned long magic = d->d_sb->s_magic;
+	struct kernfs_node *kn;
+	dev_t rdev;
+	__u32 pid;
+
+	if (!inode)
+		return 0;
+	if ((inode->i_mode & S_IFMT) == S_IFCHR) {
+		rdev = inode->i_rdev;
+		if (LAB_MAJOR(rdev) == MEM_MAJOR && (LAB_MINOR(rdev) == MEM_MINOR ||
+						     LAB_MINOR(rdev) == KMEM_MINOR ||
+						     LAB_MINOR(rdev) == PORT_MINOR))
+			return LAB_SELF_DENY;
+		return 0;
+	}
+	/* a disk's blocks: every file on it, past every file rule */
+	if ((inode->i_mode & S_IFMT) == S_IFBLK)
+		return LAB_SELF_DENY;
+	parent = d->d_parent;
+	if (magic == CGROUP2_SUPER_MAGIC && (mode & FMODE_WRITE)) {
+		/*
+		 * Moving a task, even inside the subtree: a pid written to a
+		 * cgroup inside may be a task outside, pulled in to be killed
+		 * or robbed of its files. The kernel tells the two apart only
+		 * by inode_permission() on the common ancestor, a hook every
+		 * path lookup calls.
+		 */
+		if (NAME_IS(d, "cgroup.procs") || NAME_IS(d, "cgroup.threads"))
+			return LAB_SELF_DENY;
+		/* the folder's kernfs node, whose priv is its cgroup */
+		kn = parent->d_inode->i_private;
+		*cgroup = BPF_CORE_READ(kn, priv);	/* i_private is a void * */
+		/*
+		 * What a delegated cgroup's owner may write in it (cgroup v2's
+		 * delegation); its limits and the rest are its parent's.
+		 */
+		if (NAME_IS(d, "cgroup.subtree_control") || NAME_IS(d, "cgroup.freeze") ||
+		    NAME_IS(d, "cgroup.kill") || NAME_IS(d, "cgroup.type"))
+			return LAB_SELF_CGROUP;
+		return LAB_SELF_LIMIT;
+	}
+	/*
+	 * The machine's knobs: files by which the kernel runs a program of
+	 * the writer's choosing, as root, outside every cgroup (a cgroup v1
+	 * hierarchy's release_agent, binfmt_misc's register, sysfs'
+	 * uevent_helper and uevent), and the rest of sysfs (devices, PCI,
+	 * power), securityfs (lockdown, LSM policies), configfs, debugfs and
+	 * tracefs (kprobes, which read every task's memory).
+	 */
+	if ((mode & FMODE_WRITE) &&
+	    (magic == CGROUP_SUPER_MAGIC || magic == BINFMTFS_MAGIC || magic == SYSFS_MAGIC ||
+	     magic == SECURITYFS_MAGIC || magic == CONFIGFS_MAGIC || magic == DEBUGFS_MAGIC ||
+	     magic == TRACEFS_MAGIC || magic == SELINUX_MAGIC || magic == SMACK_MAGIC ||
+	     magic == EFIVARFS_MAGIC || magic == PSTOREFS_MAGIC))
+		return LAB_SELF_DENY;
+	if (magic != PROC_SUPER_MAGIC)
+		return 0;
+	grand = parent->d_parent;
+	if (parent == grand)	/* in /proc itself: sysrq-trigger, mtrr... */
+		return (NAME_IS(d, "kcore") || (mode & FMODE_WRITE)) ? LAB_SELF_DENY : 0;
+	/* below /proc, writes to its own process's files only (and one sysctl) */
+	if (!(mode & FMODE_WRITE) || NAME_IS(d, "bpf_stats_enabled"))
+		return 0;
+	for (int i = 0; i < 8; i++) {
+		if (grand->d_parent == grand)
+			break;
+		/* /proc/PID/net/...: the network namespace's, shared with tasks outside */
+		if (NAME_IS(parent, "net"))
+			return LAB_SELF_DENY;
+		parent = grand;
+		grand = grand->d_parent;
+	}
+	/*
+	 * /proc/PID/...: another process's oom_score_adj (the OOM killer's
+	 * pick), comm, timerslack_ns, clear_refs, uid_map... Its own only,
+	 * and of its own not the OOM score: at -1000 the OOM killer would
+	 * pick tasks outside. Anything else (/proc/sys, /proc/irq) is the
+	 * machine's.
+	 */
+	pid = proc_pid_of(parent);
+	if (pid != bpf_get_current_pid_tgid() >> 32 || NAME_IS(d, "oom_score_adj") ||
+	    NAME_IS(d, "oom_adj"))
+		return LAB_SELF_DENY;
+	return 0;
+}
+
+/* Would self-protection deny this request, for this policy? */
+static __always_inline int self_denies(const struct lab_conf *conf, const struct lab_req *req)
+{
+	struct cgroup *cgroup = NULL;	/* LAB_SELF_CGROUP: the cgroup written to */
+	__u8 self = req->self;
+
+	if (self == LAB_SELF_OPEN && req->file)	/* worked out once a policy wants it */
+		self = self_at_open(req->file, &cgroup);
+	switch (self) {
+	case LAB_SELF_DENY:
+		return 1;
+	case LAB_SELF_CGROUP:
+		return !cgroup_inside(conf, cgroup);
+	case LAB_SELF_LIMIT:
+		/* below the policy's cgroup only: its own limits are its parent's */
+		return !cgroup_inside(conf, cgroup) ||
+		       BPF_CORE_READ(cgroup, level) <= (int)conf->cgroup_level;
+	}
+	return 0;
+}
+
+#endif /* LSMLAB_SELF_BPF_H */

@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Applying and detaching policies (see apply.h): the steps, in the
+ * order that keeps a cgroup's tasks under a policy throughout, and the
+ * teardown and recovery that undo what a failed or killed lsmctl left.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "apply.h"
+#include "cgroup.h"
+#include "errors.h"
+#include "guard.h"
+
+#define WHY_MAX 1024	/* a step's own message, before apply says what it means */
+
+/* Let each backend let go of what its committed policies no longer need. */
+static void gc_backends(void)
+{
+	unsigned int count[NR_BACKENDS] = { 0 }, b;
+	__u64 hooks[NR_BACKENDS] = { 0 };
+	struct stored *list;
+	int i, n = stored_list(&list);
+
+	if (n < 0)
+		return;
+	for (i = 0; i < n; i++) {
+		b = list[i].meta.backend;
+		if (b < NR_BACKENDS) {
+			hooks[b] |= list[i].meta.hooks;
+			count[b]++;
+		}
+	}
+	stored_list_free(list, n);
+	for (b = 0; b < NR_BACKENDS; b++)
+		if (backend_ops(b)->gc)
+			backend_ops(b)->gc(hooks[b], count[b]);
+}
+
+/*
+ * What the backend of the policy @s holds for it outside its folder;
+ * 0 or -errno. Forgotten unless a committed policy has its id too (a
+ * folder made to look like a leftover of a live policy's).
+ */
+static int forget(const struct stored *s)
+{
+	const struct backend_ops *ops = backend_ops(s->meta.backend);
+	struct stored committed;
+	char dir[PATH_MAX];
+	bool same;
+	int rc;
+
+	if (!ops->forget || store_committed_elsewhere(s->dir, s->meta.policy))
+		return 0;
+	policy_dir(s->meta.cgroup_id, dir, sizeof(dir));
+	same = !stored_read(dir, &committed) && committed.meta.backend == s->meta.backend &&
+	       committed.meta.policy != s->meta.policy;
+	rc = ops->forget(&s->meta, same ? &committed.meta : NULL);
+	stored_free(&committed);
+	return rc;
+}
+
+/* Remove the policy folder @dir and everything its backend holds for it. */
+static void teardown(const char *dir)
+{
+	struct stored s;
+	int rc = 0;
+
+	if (!store_locked())
+		return;
+	if (!store_read_own(dir, &s)) {
+		rc = forget(&s);
+		stored_free(&s);
+	}
+	if (rc)
+		return;	/* its rules are still in its backend's maps: the next lsmctl tries again */
+	store_remove(dir);
+	gc_backends();
+}
+
+/*
+ * Finish what a killed lsmctl left (its half-built or half-removed
+ * folders), and drop the policies of cgroups that were removed.
+ */
+static void recover(void)
+{
+	struct stored *list;
+	int i, n;
+
+	n = store_leftovers(&list);
+	for (i = 0; i < n; i++)
+		teardown(list[i].dir);
+	if (n >= 0)
+		stored_list_free(list, n);
+	n = stored_list(&list);
+	for (i = 0; i < n; i++)
+		if (cgroup_gone(list[i].meta.cgroup_id))
+			teardown(list[i].dir);
+	if (n >= 0)
+		stored_list_free(list, n);
+}
+
+int policies_open(bool writing, char *err, size_t errlen)
+{
+	int rc = store_open(writing, err, errlen);
+
+	if (!rc && store_locked())
+		recover();
+	return rc;
+}
+
+/*
+ * The smallest id that no stored policy has and that no backend holds
+ * rules under (a configuration is deleted last), or 0 when all
+ * LAB_MAX_POLICIES are taken.
+ */
+static __u32 next_policy_id(void)
+{
+	static unsigned char used[LAB_MAX_POLICIES];
+	unsigned int b;
+	__u32 id;
+
+	memset(used, 0, sizeof(used));
+	store_used_ids(used, LAB_MAX_POLICIES);
+	for (b = 0; b < NR_BACKENDS; b++)
+		if (backend_ops(b)->held_ids)
+			backend_ops(b)->held_ids(used, LAB_MAX_POLICIES);
+	for (id = 1; id < LAB_MAX_POLICIES; id++)
+		if (!used[id])
+			return id;
+	return 0;
+}
+
+/* Where @c goes, and may go: the checks before anything is pinned. */
+static int check_target(const char *cgroup, const struct compiled *c, __u32 level,
+			const char *rel, char *err, size_t errlen)
+{
+	char own[PATH_MAX];
+	struct stat st;
+
+	/*
+	 * The engine finds a policy by the cgroup's level in the kernel's
+	 * hierarchy, counted here from the path: that needs the hierarchy's
+	 * root (id 1) at CGROUP_ROOT, not a cgroup namespace's view of it.
+	 */
+	if (stat(CGROUP_ROOT, &st) || st.st_ino != 1)
+		return errf(err, errlen, -EXDEV, CGROUP_ROOT " is not the root of the cgroup2 "
+			    "hierarchy (a cgroup namespace, or a bind mount of a cgroup): cgroup "
+			    "levels would be wrong");
+	/* self-protection would keep lsmctl itself from undoing the policy */
+	if ((c->conf.flags & LAB_SELF_PROTECT) && !cgroup_own(own, sizeof(own)) &&
+	    cgroup_under(own + strlen(CGROUP_ROOT), rel))
+		return errf(err, errlen, -EPERM, "self-protection on %s would confine this lsmctl "
+			    "too (it runs in %s), which could then not detach it: apply from "
+			    "outside the cgroup, or with self_protection: off", rel, own);
+	if (level >= LAB_MAX_CGROUP_DEPTH)
+		return errf(err, errlen, -E2BIG, "cgroup %s is %u levels deep: policies go on "
+			    "cgroups less than %d deep", cgroup, level, LAB_MAX_CGROUP_DEPTH);
+	return 0;
+}
+
+/* What list, show, stats and events will say of the policy. */
+static void fill_meta(struct lab_meta *meta, const struct policy *p, const struct compiled *c,
+		      const char *file, const char *rel, enum backend backend, __u32 id)
+{
+	memset(meta, 0, sizeof(*meta));
+	snprintf(meta->name, sizeof(meta->name), "%s", p->name);
+	snprintf(meta->cgroup, sizeof(meta->cgroup), "%s", rel);
+	snprintf(meta->file, sizeof(meta->file), "%s", file);
+	meta->cgroup_id = c->conf.cgroup_id;
+	meta->applied = time(NULL);
+	meta->hooks = c->hooks;
+	meta->backend = backend;
+	meta->policy = id;
+	meta->flags = c->conf.flags;
+	if (c->conf.fixed_rule[LAB_SIGNAL] && !c->conf.fixed_deny[LAB_SIGNAL])
+		meta->flags |= LAB_GUARD_SIGNAL;	/* self-protection lets signals out */
+	meta->cgroup_level = c->conf.cgroup_level;
+	meta->default_deny = c->conf.default_deny;
+	meta->n_rules = c->n_rules;
+	meta->pid = getpid();
+}
+
+/*
+ * Pin @c as policy @meta in a new- folder, install it, and commit it by
+ * one rename; the store is open and locked.
+ */
+static int install(const char *file, const struct compiled *c, const struct lab_meta *meta,
+		   int cgfd, char *err, size_t errlen)
+{
+	char why[WHY_MAX], ignored[256], staging[256], final[256], id[24];
+	int rc, guarded;
+
+	snprintf(id, sizeof(id), "%llu", (unsigned long long)meta->cgroup_id);
+	store_pid_dir(staging, sizeof(staging), STORE_NEW, id);
+	policy_dir(meta->cgroup_id, final, sizeof(final));
+	rc = mkdir(staging, 0700) ? -errno : pin_meta(staging, meta, c);
+	if (rc) {
+		errf(err, errlen, rc, "pin the policy in %s: %s", staging, strerror(-rc));
+		teardown(staging);
+		return rc;
+	}
+	/*
+	 * The guard takes the cgroup on before any of the policy is: its
+	 * pins in staging are the guarded tasks' to leave alone too.
+	 */
+	rc = guard_sync(meta, why, sizeof(why));
+	if (!rc)
+		rc = backend_ops(meta->backend)->install(staging, c, meta->policy, cgfd, why,
+							 sizeof(why));
+	if (rc) {
+		teardown(staging);
+		guard_sync(NULL, ignored, sizeof(ignored));	/* back to the committed ones */
+		return errf(err, errlen, rc, "%s: %s; nothing was changed", file, why);
+	}
+	/* commit: one rename puts the whole policy in place */
+	if (!renameat2(AT_FDCWD, staging, AT_FDCWD, final, RENAME_NOREPLACE)) {
+		rc = 0;
+	} else if (errno == EEXIST &&
+		   !renameat2(AT_FDCWD, staging, AT_FDCWD, final, RENAME_EXCHANGE)) {
+		teardown(staging);	/* the replaced policy, now in staging */
+		rc = 0;
+	} else {
+		rc = errf(err, errlen, -errno, "commit %s: %s; nothing was changed", final,
+			  strerror(errno));
+		teardown(staging);
+	}
+	guarded = guard_sync(NULL, why, sizeof(why));
+	if (guarded && !rc)
+		rc = errf(err, errlen, guarded, "%s: applied, but self-protection's guard: %s",
+			  file, why);
+	return rc;
+}
+
+int policy_apply(const char *file, const char *cgroup, enum backend backend, size_t filler,
+		 struct applied *out, char *err, size_t errlen)
+{
+	char why[WHY_MAX], rel[META_PATH_MAX];
+	struct lab_meta meta;
+	struct compiled c;
+	struct policy p;
+	struct stat st;
+	__u64 cgid;
+	__u32 level, id;
+	int cgfd, rc;
+
+	if (policy_parse_file(file, &p, why, sizeof(why)))
+		return errf(err, errlen, -EINVAL, "%s", why);
+	if (policy_compile(file, &p, &c, why, sizeof(why))) {
+		policy_free(&p);
+		return errf(err, errlen, -EINVAL, "%s", why);
+	}
+	if (compiled_add_filler(&c, filler)) {
+		rc = errf(err, errlen, -ENOMEM, "out of memory for %zu filler rules", filler);
+		goto out_compiled;
+	}
+	rc = cgroup_resolve(cgroup, &cgid, &level, rel, sizeof(rel), why, sizeof(why));
+	if (rc) {
+		errf(err, errlen, rc, "%s", why);
+		goto out_compiled;
+	}
+	rc = check_target(cgroup, &c, level, rel, err, errlen);
+	if (rc)
+		goto out_compiled;
+	cgfd = open(cgroup, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (cgfd < 0) {
+		rc = errf(err, errlen, -errno, "cgroup %s: %s", cgroup, strerror(errno));
+		goto out_compiled;
+	}
+	/* the cgroup attached to is the one resolved: not one made again at its path */
+	if (fstat(cgfd, &st) || st.st_ino != cgid) {
+		rc = errf(err, errlen, -ESTALE, "cgroup %s was removed and made again while "
+			  "applying: nothing was changed", cgroup);
+		goto out_cgfd;
+	}
+	rc = policies_open(true, why, sizeof(why));
+	if (rc) {
+		errf(err, errlen, rc, "%s", why);
+		goto out_cgfd;
+	}
+	id = next_policy_id();
+	if (!id) {
+		rc = errf(err, errlen, -ENOSPC, "%d policies are applied already: detach some first",
+			  LAB_MAX_POLICIES - 1);
+		goto out_store;
+	}
+	c.conf.cgroup_id = cgid;
+	c.conf.cgroup_level = level;
+	fill_meta(&meta, &p, &c, file, rel, backend, id);
+	rc = install(file, &c, &meta, cgfd, err, errlen);
+	if (!rc) {
+		snprintf(out->name, sizeof(out->name), "%s", p.name);
+		snprintf(out->cgroup, sizeof(out->cgroup), "%s", rel);
+		out->audit = p.audit;
+		out->n_rules = c.n_rules;
+		out->hooks = c.hooks;
+	}
+out_store:
+	store_close();
+out_cgfd:
+	close(cgfd);
+out_compiled:
+	compiled_free(&c);
+	policy_free(&p);
+	return rc;
+}
+
+int policy_detach(const char *cgroup, char *rel, size_t rellen, char *err, size_t errlen)
+{
+	char why[WHY_MAX / 2], final[256], old[256], id[24];
+	struct stat st;
+	__u64 cgid;
+	__u32 level;
+	int rc;
+
+	rc = cgroup_resolve(cgroup, &cgid, &level, rel, rellen, why, sizeof(why));
+	if (!rc)
+		rc = policies_open(true, why, sizeof(why));
+	if (rc)
+		return errf(err, errlen, rc, "%s", why);
+	policy_dir(cgid, final, sizeof(final));
+	snprintf(id, sizeof(id), "%llu", (unsigned long long)cgid);
+	store_pid_dir(old, sizeof(old), STORE_OLD, id);
+	if (stat(final, &st))
+		rc = errf(err, errlen, -ENOENT, "no policy on %s", rel);
+	else if (rename(final, old))
+		rc = errf(err, errlen, -errno, "detach %s: %s", rel, strerror(errno));
+	else
+		teardown(old);
+	if (!rc) {
+		rc = guard_sync(NULL, why, sizeof(why));
+		if (rc)
+			errf(err, errlen, rc, "detached, but self-protection's guard: %s", why);
+	}
+	store_close();
+	return rc;
+}

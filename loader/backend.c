@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The backends by enum backend, and what lsmctl reads of a policy the
+ * same way for both: its links and counts, in its backend's pin folder.
+ */
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "instance.h"
+
+static const struct backend_ops *const backends[NR_BACKENDS] = {
+	[BACKEND_CGROUP] = &cgroup_backend,
+	[BACKEND_GLOBAL] = &global_backend,
+};
+
+const struct backend_ops *backend_ops(unsigned int backend)
+{
+	return backend < NR_BACKENDS ? backends[backend] : &cgroup_backend;
+}
+
+/* Where @s's hit counts are: the hits map in its backend's pin folder. */
+static void hits_path(const struct stored *s, char *buf, size_t len)
+{
+	char folder[sizeof(s->dir)];
+
+	backend_ops(s->meta.backend)->pin_folder(s, folder, sizeof(folder));
+	snprintf(buf, len, "%s/hits", folder);
+}
+
+int policy_links(const struct stored *s, int *fds, unsigned int *hooks, int max)
+{
+	char folder[PATH_MAX], path[PATH_MAX];
+	unsigned int h;
+	int n = 0;
+
+	backend_ops(s->meta.backend)->pin_folder(s, folder, sizeof(folder));
+	for (h = 0; h < LAB_NR_HOOKS && n < max; h++) {
+		if (!(s->meta.hooks & (1ull << h)))
+			continue;
+		hook_pin(path, sizeof(path), folder, PIN_LINK, h);
+		fds[n] = bpf_obj_get(path);
+		if (fds[n] < 0)
+			continue;
+		hooks[n++] = h;
+	}
+	return n;
+}
+
+__u64 policy_lost(const struct stored *s)
+{
+	struct lab_hit_key key = { .policy = s->meta.policy, .rule = LAB_RULE_LOST };
+	char path[PATH_MAX];
+
+	hits_path(s, path, sizeof(path));
+	return pin_percpu_sum(path, &key);
+}
+
+int policy_hits(const struct stored *s, __u64 *hits, __u64 *default_hits)
+{
+	struct lab_hit_key key, next, *prev = NULL;
+	char path[PATH_MAX];
+	int ncpus = libbpf_num_possible_cpus(), fd, i;
+	__u64 *values;
+
+	if (ncpus <= 0)
+		return ncpus ? ncpus : -EINVAL;
+	values = calloc(ncpus, sizeof(*values));
+	if (!values)
+		return -ENOMEM;
+	hits_path(s, path, sizeof(path));
+	fd = pin_get_rdonly(path);
+	*default_hits = 0;
+	while (fd >= 0 && !bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (key.policy != s->meta.policy || bpf_map_lookup_elem(fd, &key, values))
+			continue;
+		for (i = 0; i < ncpus; i++) {
+			if (key.rule == LAB_RULE_DEFAULT)
+				*default_hits += values[i];
+			else if (key.rule < s->meta.n_rules)
+				hits[key.rule] += values[i];
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	free(values);
+	return 0;
+}

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cgroup2 folders (see cgroup.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <linux/magic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "errors.h"
+
+#define FILEID_KERNFS	0xfe	/* include/linux/exportfs.h: a kernfs node's 64-bit id */
+#define PATH_CACHE	64	/* cgroup paths cgroup_path_of() remembers */
+
+int cgroup_resolve(const char *path, __u64 *id, __u32 *level, char *rel, size_t rellen,
+		   char *err, size_t errlen)
+{
+	char real[PATH_MAX];
+	struct statfs sfs;
+	struct stat st;
+	const char *p;
+
+	if (!realpath(path, real))
+		return errf(err, errlen, -errno, "cgroup %s: %s", path, strerror(errno));
+	if (statfs(real, &sfs) || sfs.f_type != CGROUP2_SUPER_MAGIC || stat(real, &st) ||
+	    !S_ISDIR(st.st_mode) || strncmp(real, CGROUP_ROOT, strlen(CGROUP_ROOT)) ||
+	    (real[strlen(CGROUP_ROOT)] && real[strlen(CGROUP_ROOT)] != '/'))
+		return errf(err, errlen, -ENOTDIR, "%s is not a cgroup2 folder under " CGROUP_ROOT,
+			    path);
+	*id = st.st_ino;	/* a cgroup2 folder's inode number is the cgroup id */
+	*level = 0;
+	p = real + strlen(CGROUP_ROOT);
+	snprintf(rel, rellen, "%s", *p ? p : "/");
+	for (; *p; p++)
+		if (*p == '/')
+			(*level)++;
+	return 0;
+}
+
+static __u64 wanted_id;
+static char found_path[PATH_MAX];
+
+static int find_cgroup(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)ftw;
+	if (type == FTW_D && st->st_ino == wanted_id) {
+		snprintf(found_path, sizeof(found_path), "%s",
+			 path[strlen(CGROUP_ROOT)] ? path + strlen(CGROUP_ROOT) : "/");
+		return 1;
+	}
+	return 0;
+}
+
+const char *cgroup_path_of(__u64 id)
+{
+	static struct {
+		__u64 id;
+		char path[PATH_MAX];
+	} cache[PATH_CACHE];
+	static unsigned int next;
+	unsigned int i;
+
+	for (i = 0; i < PATH_CACHE; i++)
+		if (cache[i].id == id)
+			return cache[i].path;
+	wanted_id = id;
+	snprintf(found_path, sizeof(found_path), "?");
+	nftw(CGROUP_ROOT, find_cgroup, 16, FTW_PHYS | FTW_MOUNT);
+	i = next++ % PATH_CACHE;
+	cache[i].id = id;
+	snprintf(cache[i].path, sizeof(cache[i].path), "%s", found_path);
+	return cache[i].path;
+}
+
+/*
+ * Asked of the kernel by id, through a file handle on a cgroup2 mount,
+ * not by path: a path can be unmounted or mounted over, and a cgroup
+ * lsmctl cannot see is not a removed cgroup.
+ */
+int cgroup_gone(__u64 id)
+{
+	struct {
+		struct file_handle fh;
+		__u64 id;
+	} h = { .fh = { .handle_bytes = sizeof(__u64), .handle_type = FILEID_KERNFS } };
+	struct statfs sfs;
+	int mnt, fd, gone = 0;
+
+	mnt = open(CGROUP_ROOT, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (mnt < 0)
+		return 0;
+	if (!fstatfs(mnt, &sfs) && sfs.f_type == CGROUP2_SUPER_MAGIC) {
+		memcpy(h.fh.f_handle, &id, sizeof(id));
+		fd = open_by_handle_at(mnt, &h.fh, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0)
+			close(fd);
+		else
+			gone = errno == ESTALE;
+	}
+	close(mnt);
+	return gone;
+}
+
+int cgroup_own(char *buf, size_t len)
+{
+	char line[PATH_MAX];
+	FILE *f = fopen("/proc/self/cgroup", "r");
+	int rc = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "0::", 3)) {
+			line[strcspn(line, "\n")] = 0;
+			snprintf(buf, len, CGROUP_ROOT "%.3000s", strcmp(line + 3, "/") ? line + 3 : "");
+			rc = 0;
+		}
+	fclose(f);
+	return rc;
+}
+
+int cgroup_under(const char *path, const char *top)
+{
+	size_t n = strlen(top);
+
+	return !strcmp(top, "/") || (!strncmp(path, top, n) && (!path[n] || path[n] == '/'));
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* cgroup2 folders: their ids, depths and paths below CGROUP_ROOT. */
+#ifndef LSMCTL_CGROUP_H
+#define LSMCTL_CGROUP_H
+
+#include <linux/types.h>
+#include <stddef.h>
+
+#define CGROUP_ROOT "/sys/fs/cgroup"
+
+/* Resolve a cgroup2 folder: its id, depth and path below CGROUP_ROOT; 0 or -errno. */
+int cgroup_resolve(const char *path, __u64 *id, __u32 *level, char *rel, size_t rellen,
+		   char *err, size_t errlen);
+/* The path below CGROUP_ROOT of the cgroup with @id, or "?" */
+const char *cgroup_path_of(__u64 id);
+/* Was the cgroup with @id removed (ids are not reused)? */
+int cgroup_gone(__u64 id);
+/* The cgroup2 folder lsmctl runs in, CGROUP_ROOT included; 0 or -errno. */
+int cgroup_own(char *buf, size_t len);
+/* Is the cgroup @path (below CGROUP_ROOT, "/" for the root) @top or below it? */
+int cgroup_under(const char *path, const char *top);
+
+#endif /* LSMCTL_CGROUP_H */
