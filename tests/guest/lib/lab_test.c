@@ -437,13 +437,19 @@ static const char *cg_label(const char *name)
 	return *name ? name : "the root cgroup";
 }
 
-int expect_errno(const char *name, int want, const char *what, probe_fn fn, const void *arg)
+int expect_errno_pid(const char *name, int want, const char *what, probe_fn fn,
+		     const void *arg, pid_t *pidp)
 {
-	int rc = probe_pid(name, fn, arg, NULL);
+	int rc = probe_pid(name, fn, arg, pidp);
 
 	tap_result(outcome_is(rc, want), "%s in %s %s (got %s)", what, cg_label(name),
 		   outcome_name(want), errname(rc));
 	return rc;
+}
+
+int expect_errno(const char *name, int want, const char *what, probe_fn fn, const void *arg)
+{
+	return expect_errno_pid(name, want, what, fn, arg, NULL);
 }
 
 int control(const char *ctl, const char *what, probe_fn fn, const void *arg)

@@ -135,6 +135,9 @@ const char *outcome_name(int want);
  * errno it got named. The probe's status.
  */
 int expect_errno(const char *name, int want, const char *what, probe_fn fn, const void *arg);
+/* The same, the probe's pid in *@pidp. */
+int expect_errno_pid(const char *name, int want, const char *what, probe_fn fn,
+		     const void *arg, pid_t *pidp);
 /*
  * The control: @what works from the sibling cgroup @ctl, one TAP line.
  * Its status; ENOSYS (no such thing in this kernel) is a skip line.

@@ -746,6 +746,32 @@ static bool event_has(const char *line, bool json, const struct field *want)
 	return ok;
 }
 
+/*
+ * @what, run in cgroup @name while lsmctl events listens there (-j when
+ * @json), has outcome @want; then a line @event_what: the event it
+ * reports has @fields, and the probe's pid.
+ */
+static void expect_event(const char *name, bool json, int want, const char *what,
+			 probe_fn fn, const void *arg, const struct field *fields,
+			 const char *event_what)
+{
+	struct field all[16];
+	char line[2048], pid_s[16];
+	struct lab_cmd listener;
+	pid_t pid = 0;
+	size_t n = 0;
+
+	events_start(&listener, name, json);
+	expect_errno_pid(name, want, what, fn, arg, &pid);
+	events_wait(&listener, line, sizeof(line));
+	snprintf(pid_s, sizeof(pid_s), "%d", pid);
+	for (; fields->key && n + 2 < ARRAY_SIZE(all); fields++)
+		all[n++] = *fields;
+	all[n++] = (struct field){ "pid", pid_s };
+	all[n] = (struct field){ NULL, NULL };
+	tap_result(event_has(line, json, all), "%s", event_what);
+}
+
 /* --- the tests ----------------------------------------------------------- */
 
 static void test_check(void)
@@ -949,84 +975,49 @@ static void test_main_policy(void)
 static void test_events_deny(void)
 {
 	static const struct endpoint smtp = { "127.0.0.1", PORT_SMTP };
-	char line[2048], pid_s[16], cgroup_s[BLEN];
-	struct lab_cmd listener;
-	pid_t pid = 0;
-	int rc;
+	char cgroup_s[BLEN];
 
 	if (!apply_ok(&pol.ev, cg.ev))
 		return;
 	snprintf(cgroup_s, sizeof(cgroup_s), "/%s", cg.ev);
-
-	events_start(&listener, cg.ev, true);
-	rc = probe_pid(cg.ev, probe_read, f.secret, &pid);
-	tap_result(rc == EPERM, "open(secret) in %s fails with EPERM (got %s)", cg.ev, errname(rc));
-	events_wait(&listener, line, sizeof(line));
-	snprintf(pid_s, sizeof(pid_s), "%d", pid);
-	tap_result(event_has(line, true, (const struct field[]){
+	expect_event(cg.ev, true, EPERM, "open(secret)", probe_read, f.secret,
+		     (const struct field[]){
 			{ "verdict", "deny" }, { "hook", "file_open" }, { "cgroup", cgroup_s },
-			{ "pid", pid_s }, { "comm", comm }, { "rule", "0" },
-			{ "policy", pol.ev.name }, { "object", "~secret" }, { NULL, NULL } }),
-		   "lsmctl events -j reports that denial, rule 0");
-
-	events_start(&listener, cg.ev, false);
-	rc = probe_pid(cg.ev, probe_connect, &smtp, &pid);
-	tap_result(rc == EPERM, "connect(127.0.0.1:25) in %s fails with EPERM (got %s)",
-		   cg.ev, errname(rc));
-	events_wait(&listener, line, sizeof(line));
-	snprintf(pid_s, sizeof(pid_s), "%d", pid);
-	tap_result(event_has(line, false, (const struct field[]){
+			{ "comm", comm }, { "rule", "0" }, { "policy", pol.ev.name },
+			{ "object", "~secret" }, { NULL, NULL } },
+		     "lsmctl events -j reports that denial, rule 0");
+	expect_event(cg.ev, false, EPERM, "connect(127.0.0.1:25)", probe_connect, &smtp,
+		     (const struct field[]){
 			{ "verdict", "deny" }, { "hook", "socket_connect" },
-			{ "cgroup", cgroup_s }, { "pid", pid_s }, { "comm", comm },
-			{ "rule", "1" }, { NULL, NULL } }),
-		   "lsmctl events reports that denial as text, rule 1");
+			{ "cgroup", cgroup_s }, { "comm", comm }, { "rule", "1" }, { NULL, NULL } },
+		     "lsmctl events reports that denial as text, rule 1");
 }
 
 /* Audit mode denies nothing, and reports what it would have denied. */
 static void test_audit(void)
 {
-	char line[2048], pid_s[16], cgroup_s[BLEN];
-	struct lab_cmd listener;
-	pid_t pid = 0;
-	int rc;
+	char cgroup_s[BLEN];
 
 	if (!apply_ok(&pol.audit, cg.audit))
 		return;
 	snprintf(cgroup_s, sizeof(cgroup_s), "/%s", cg.audit);
-	events_start(&listener, cg.audit, true);
-	rc = probe_pid(cg.audit, probe_read, f.secret, &pid);
-	tap_result(rc == 0, "audit mode: open(secret) in %s succeeds (got %s)",
-		   cg.audit, errname(rc));
-	events_wait(&listener, line, sizeof(line));
-	snprintf(pid_s, sizeof(pid_s), "%d", pid);
-	tap_result(event_has(line, true, (const struct field[]){
+	expect_event(cg.audit, true, 0, "audit mode: open(secret)", probe_read, f.secret,
+		     (const struct field[]){
 			{ "verdict", "audit" }, { "hook", "file_open" }, { "cgroup", cgroup_s },
-			{ "pid", pid_s }, { "rule", "0" }, { "policy", pol.audit.name },
-			{ NULL, NULL } }),
-		   "lsmctl events -j reports verdict audit for it");
+			{ "rule", "0" }, { "policy", pol.audit.name }, { NULL, NULL } },
+		     "lsmctl events -j reports verdict audit for it");
 }
 
 /* default: deny with exec allow rules: an exec allow-list, exec alone. */
 static void test_allow_list(void)
 {
-	char line[2048], pid_s[16];
-	struct lab_cmd listener;
-	pid_t pid = 0;
-	int rc;
-
 	if (!apply_ok(&pol.allow, cg.allow))
 		return;
 	expect_errno(cg.allow, 0, "allow-list: execve(/bin/busybox as true)", probe_exec, BUSYBOX);
-	events_start(&listener, cg.allow, false);
-	rc = probe_pid(cg.allow, probe_exec, f.exe, &pid);
-	tap_result(rc == EPERM, "allow-list: execve(DIR/bin/busybox) in %s fails with EPERM (got %s)",
-		   cg.allow, errname(rc));
-	events_wait(&listener, line, sizeof(line));
-	snprintf(pid_s, sizeof(pid_s), "%d", pid);
-	tap_result(event_has(line, false, (const struct field[]){
-			{ "verdict", "deny" }, { "pid", pid_s }, { "rule", "default" },
-			{ NULL, NULL } }),
-		   "lsmctl events reports rule=default for it");
+	expect_event(cg.allow, false, EPERM, "allow-list: execve(DIR/bin/busybox)", probe_exec,
+		     f.exe, (const struct field[]){
+			{ "verdict", "deny" }, { "rule", "default" }, { NULL, NULL } },
+		     "lsmctl events reports rule=default for it");
 	expect_errno(cg.allow, 0, "allow-list: open(secret), no files allow rule,", probe_read, f.secret);
 }
 
