@@ -22,8 +22,15 @@ GUEST_LDLIBS := -static -lbpf -lelf -lz -lzstd
 BPF_SRCS := $(wildcard bpf-progs/*/*.bpf.c)
 BPF_OBJS := $(patsubst %.bpf.c,$(BUILD)/bpf/%.bpf.o,$(notdir $(BPF_SRCS)))
 BPF_SKELS := $(BPF_OBJS:.bpf.o=.skel.h)
+# Guest tests: one binary a tests/guest/src/*.c, and escapes from its
+# folder's files (one attack surface a file); each linked with the
+# guest test library, tests/guest/lib/lab_test.c.
 GUEST_TEST_SRCS := $(wildcard tests/guest/src/*.c)
-GUEST_TESTS := $(patsubst tests/guest/src/%.c,$(BUILD)/guest/tests/%,$(GUEST_TEST_SRCS))
+ESCAPES_SRCS := $(wildcard tests/guest/src/escapes/*.c)
+GUEST_TESTS := $(patsubst tests/guest/src/%.c,$(BUILD)/guest/tests/%,$(GUEST_TEST_SRCS)) \
+	$(BUILD)/guest/tests/escapes
+GUEST_LIB := tests/guest/lib/lab_test.c
+GUEST_LIB_DEPS := $(GUEST_LIB) tests/guest/lib/lab_test.h
 GUEST_BIN_SRCS := $(wildcard bench/src/*.c demo/*.c)
 GUEST_BINS := $(patsubst %.c,$(BUILD)/guest/bin/%,$(notdir $(GUEST_BIN_SRCS))) $(BUILD)/guest/bin/lsmctl
 INITRAMFS := $(BUILD)/initramfs.cpio
@@ -88,10 +95,13 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 
 ## guest         static guest binaries (tests, the benchmark) and LSM policies
 guest: $(GUEST_TESTS) $(GUEST_BINS) $(GUEST_POLICIES)
-$(BUILD)/guest/tests/%: tests/guest/src/%.c $(wildcard tests/guest/src/*.h) $(BPF_SKELS)
-	@mkdir -p $(@D)
-	@echo "  CC      $@"
-	@$(CC) $(USER_CFLAGS) -I$(BUILD)/bpf -o $@ $< $(GUEST_LDLIBS)
+GUEST_CC = @mkdir -p $(@D) && echo "  CC      $@" && \
+	$(CC) $(USER_CFLAGS) -I$(BUILD)/bpf -Itests/guest/lib -o $@ $(filter %.c,$^) $(GUEST_LDLIBS)
+$(BUILD)/guest/tests/%: tests/guest/src/%.c $(GUEST_LIB_DEPS) $(BPF_SKELS)
+	$(GUEST_CC)
+$(BUILD)/guest/tests/escapes: $(ESCAPES_SRCS) $(wildcard tests/guest/src/escapes/*.h) \
+		$(GUEST_LIB_DEPS)
+	$(GUEST_CC)
 vpath %.c bench/src demo
 $(BUILD)/guest/bin/%: %.c
 	@mkdir -p $(@D)

@@ -6,9 +6,8 @@
  * attach type lookup's E2BIG becomes EINVAL in __cgroup_bpf_attach()) and
  * leaves the others working.
  */
-#include "cgroup_util.h"
+#include "lab_test.h"
 #include "cgroup_hooks.skel.h"
-#include "tap.h"
 
 #define MAX_LINKS 16
 

@@ -8,10 +8,8 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "cgroup_util.h"
-#include "lsm_util.h"
+#include "lab_test.h"
 #include "file_open_probe.skel.h"
-#include "tap.h"
 
 #define TARGET "/tmp/bpf-slot-target"
 #define OTHER "/tmp/bpf-slot-other"

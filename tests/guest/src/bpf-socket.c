@@ -5,9 +5,8 @@
  */
 #include <sys/socket.h>
 
-#include "cgroup_util.h"
+#include "lab_test.h"
 #include "deny_inet_socket.skel.h"
-#include "tap.h"
 
 /* The errno a socket() call fails with, 0 when it succeeds. */
 static int try_socket(int family)

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "inode_init_probe.skel.h"
-#include "tap.h"
+#include "lab_test.h"
 
 #define KMEMLEAK "/sys/kernel/debug/kmemleak"
 #define DENY_DIR "/tmp/iis-leak"

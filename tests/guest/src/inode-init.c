@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "inode_init_probe.skel.h"
-#include "tap.h"
+#include "lab_test.h"
 
 #define CREATIONS 5
 

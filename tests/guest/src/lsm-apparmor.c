@@ -9,8 +9,7 @@
  *   lsm-apparmor              the test
  *   lsm-apparmor open PATH    the probe: exits with open()'s errno, or 0
  */
-#include "lsm_util.h"
-#include "tap.h"
+#include "lab_test.h"
 
 #define SELF		"/lab/tests/lsm-apparmor"
 #define POLICY		"/lab/apparmor/lsm-apparmor.bin"

@@ -10,8 +10,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 
-#include "lsm_util.h"
-#include "tap.h"
+#include "lab_test.h"
 
 #define ALLOWED_DIR	"/tmp/landlock-allowed"
 #define ALLOWED_FILE	ALLOWED_DIR "/file"

@@ -7,8 +7,7 @@
  */
 #include <sys/mount.h>
 
-#include "lsm_util.h"
-#include "tap.h"
+#include "lab_test.h"
 
 #define LOCKDOWN	"/sys/kernel/security/lockdown"
 #define TRACEFS		"/sys/kernel/tracing"

@@ -10,8 +10,7 @@
 #include <sys/mount.h>
 #include <sys/xattr.h>
 
-#include "lsm_util.h"
-#include "tap.h"
+#include "lab_test.h"
 
 #define SELINUXFS	"/sys/fs/selinux"
 #define POLICY		"/lab/selinux/policy.33"

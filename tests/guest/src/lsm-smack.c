@@ -11,8 +11,7 @@
 #include <sys/mount.h>
 #include <sys/xattr.h>
 
-#include "lsm_util.h"
-#include "tap.h"
+#include "lab_test.h"
 
 #define SMACKFS		"/sys/fs/smackfs"
 #define SECRET_FILE	"/tmp/smack-secret"

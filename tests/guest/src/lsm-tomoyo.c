@@ -10,8 +10,7 @@
  *   lsm-tomoyo exec PATH [ARG...]  the probe: execs PATH, exits with the errno
  */
 #define _GNU_SOURCE /* memmem */
-#include "lsm_util.h"
-#include "tap.h"
+#include "lab_test.h"
 
 #define TOMOYOFS	"/sys/kernel/security/tomoyo"
 #define ACTIVATE	"/lab/tomoyo/activate"

@@ -11,8 +11,7 @@
  */
 #include <sys/ptrace.h>
 
-#include "lsm_util.h"
-#include "tap.h"
+#include "lab_test.h"
 
 #define SCOPE "/proc/sys/kernel/yama/ptrace_scope"
 

@@ -9,6 +9,9 @@
  *
  *   policy-rules [--backend cgroup|global]
  *
+ * Without --backend it runs once on each lab_backend, cgroup then global
+ * (the global run's lines start "global: ").
+ *
  * lsmctl (/lab/bin/lsmctl) is driven as a subprocess. Every probe runs
  * in a child that first joins a cgroup, then exits with the errno of
  * the syscall it tried (0: it succeeded, 255: the probe itself broke).
@@ -24,19 +27,10 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#include "cgroup_util.h"
-#include "lsm_util.h"
-#include "tap.h"
+#include "lab_test.h"
 
-#define LSMCTL		"/lab/bin/lsmctl"
-#define BUSYBOX		"/bin/busybox"
-#define CMD_TIMEOUT	60	/* seconds before a hung lsmctl is killed (x10 on debug) */
-#define PROBE_TIMEOUT	10	/* ... and a hung probe */
 #define TARGET_TIMEOUT	4	/* a probe's own sleeping child ends by then */
 #define EVENTS_TIMEOUT	"5"	/* lsmctl events --timeout */
-
-/* A probe's expected outcome besides 0 and an errno: anything but EPERM. */
-#define NOT_EPERM	(-2)
 
 /* Ports: the YAML below spells them out, keep the two in step. */
 #define PORT_SMTP	25	/* connect: denied by the main policy */
@@ -50,17 +44,6 @@
 #define PLEN 128
 #define BLEN 256
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-static const char *backend = "cgroup";
-/*
- * Stock 6.1 gives lsm_cgroup programs 10 hook slots system-wide: there
- * the cgroup backend is tested on the rule kinds that fit in 10 hooks
- * (files read, write, exec; network; ptrace; signal; capability; and
- * self-protection, whose own part is at file_open), and lsmctl-budget
- * shows the rest being refused.
- */
-static bool reduced;
 static char comm[16];		/* ours, which the probes inherit */
 static pid_t root_sleeper;	/* a task in the root cgroup to signal */
 static int listen_smtp = -1, listen_open = -1;
@@ -84,50 +67,15 @@ static struct {
 	char priv[PLEN], priv_other[PLEN], priv_public[PLEN];
 	char shared[PLEN], shared_file[PLEN], shared_hidden[PLEN];
 	char bin[PLEN], exe[PLEN], mnt[PLEN], garbage[PLEN];
-	char out[PLEN], err[PLEN], events[PLEN], events_err[PLEN];
 } f;
 
 /* Policy files (DIR/policies/NAME.yaml) and their names (pr-BACKEND-NAME). */
-struct policy_file {
-	char path[2 * PLEN];
-	char name[NLEN];
-};
-
 static struct {
-	struct policy_file main, bad, ev, audit, allow, nest, inner;
-	struct policy_file deny_read, deny_write, missing, run;
+	struct lab_policy main, bad, ev, audit, allow, nest, inner;
+	struct lab_policy deny_read, deny_write, missing, run;
 } pol;
 
 /* --- small helpers ----------------------------------------------------- */
-
-static void sleep_ms(int ms)
-{
-	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
-static const char *cg_label(const char *name)
-{
-	return *name ? name : "the root cgroup";
-}
-
-static void cg_path(char *buf, size_t len, const char *name)
-{
-	snprintf(buf, len, CGROUP_ROOT "/%s", name);
-}
-
-/* Print each line of @text as a TAP comment, after @prefix. */
-static void note_lines(const char *prefix, const char *text)
-{
-	const char *nl;
-
-	while (*text) {
-		nl = strchrnul(text, '\n');
-		tap_note("%s: %.*s", prefix, (int)(nl - text), text);
-		text = *nl ? nl + 1 : nl;
-	}
-}
 
 static bool is_word_char(char c)
 {
@@ -168,52 +116,6 @@ static bool has_location(const char *err, const char *file)
 	return false;
 }
 
-/* Write @len bytes of @buf to a new file @path with @mode: 0 or the errno. */
-static int put_file(const char *path, const void *buf, size_t len, mode_t mode)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	int err = 0;
-
-	if (fd < 0)
-		return errno;
-	if (write(fd, buf, len) != (ssize_t)len)
-		err = errno ? errno : EIO;
-	if (close(fd) && !err)
-		err = errno;
-	return err;
-}
-
-static int copy_file(const char *from, const char *to, mode_t mode)
-{
-	size_t len;
-	void *buf = slurp(from, &len);
-	int err;
-
-	if (!buf)
-		return errno ? errno : EIO;
-	err = put_file(to, buf, len, mode);
-	free(buf);
-	return err;
-}
-
-/* rmdir a cgroup, waiting a little for its last tasks to be gone. */
-static int cgroup_remove(const char *name)
-{
-	char path[BLEN];
-	int i;
-
-	cg_path(path, sizeof(path), name);
-	for (i = 0; i < 20; i++) {
-		if (!rmdir(path) || errno == ENOENT)
-			return 0;
-		if (errno != EBUSY)
-			break;
-		sleep_ms(100);
-	}
-	tap_note("rmdir %s: %s", path, strerror(errno));
-	return -1;
-}
-
 /* A child that sleeps until it is killed, or for @secs. */
 static pid_t fork_sleeper(unsigned int secs)
 {
@@ -240,104 +142,21 @@ static void reap(pid_t pid)
 			break;
 }
 
-/* --- running lsmctl ---------------------------------------------------- */
+/* --- policies ------------------------------------------------------------ */
 
-struct cmd {
-	int status;		/* exit status, 128 + signal when killed, -1 */
-	char out[16384];
-	char err[4096];
-};
-
-/* Point @fd at @path (created), or at /dev/null when @path is NULL. */
-static int redirect(int fd, const char *path)
+static int apply(const struct lab_policy *p, const char *name)
 {
-	int nfd = path ? open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644)
-		       : open("/dev/null", O_RDWR);
+	struct lab_cmd c;
 
-	if (nfd < 0)
-		return -1;
-	if (nfd != fd) {
-		if (dup2(nfd, fd) < 0)
-			return -1;
-		close(nfd);
-	}
-	return 0;
-}
-
-/* Start @argv with stdout into @out and stderr into @err. */
-static pid_t spawn(const char *const argv[], const char *out, const char *err)
-{
-	pid_t pid;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid != 0)
-		return pid;
-	/* the debug kernel verifies programs under KASAN and lockdep: far slower */
-	alarm(strcmp(getenv("LAB_VARIANT") ?: "", "debug") ? CMD_TIMEOUT : 10 * CMD_TIMEOUT);
-	if (redirect(STDIN_FILENO, NULL) || redirect(STDOUT_FILENO, out) ||
-	    redirect(STDERR_FILENO, err))
-		_exit(127);
-	execv(argv[0], (char *const *)argv);
-	_exit(127);
-}
-
-/* Run @argv to its end; its status and output in @c. */
-static int run_cmd(struct cmd *c, const char *const argv[])
-{
-	pid_t pid = spawn(argv, f.out, f.err);
-
-	c->status = pid < 0 ? -1 : wait_child(pid);
-	read_str(f.out, c->out, sizeof(c->out));
-	read_str(f.err, c->err, sizeof(c->err));
-	return c->status;
-}
-
-/* Run lsmctl with the NULL-terminated arguments that follow. */
-__attribute__((sentinel))
-static int lsmctl(struct cmd *c, ...)
-{
-	const char *argv[24];
-	va_list ap;
-	int n = 0;
-
-	argv[n++] = LSMCTL;
-	va_start(ap, c);
-	while (n < 23 && (argv[n] = va_arg(ap, const char *)))
-		n++;
-	va_end(ap);
-	argv[n] = NULL;
-	return run_cmd(c, argv);
-}
-
-static void note_cmd(const struct cmd *c)
-{
-	note_lines("stdout", c->out);
-	note_lines("stderr", c->err);
-}
-
-/* lsmctl apply @p --cgroup CGROUP --backend B: the exit status. */
-static int apply_cmd(struct cmd *c, const struct policy_file *p, const char *name)
-{
-	char path[BLEN];
-
-	cg_path(path, sizeof(path), name);
-	return lsmctl(c, "apply", p->path, "--cgroup", path, "--backend", backend, NULL);
-}
-
-static int apply(const struct policy_file *p, const char *name)
-{
-	struct cmd c;
-
-	return apply_cmd(&c, p, name);
+	return lsmctl_apply(&c, p, name);
 }
 
 /* Apply, as a TAP line of its own: whether it worked. */
-static bool apply_ok(const struct policy_file *p, const char *name)
+static bool apply_ok(const struct lab_policy *p, const char *name)
 {
-	struct cmd c;
+	struct lab_cmd c;
 
-	apply_cmd(&c, p, name);
+	lsmctl_apply(&c, p, name);
 	tap_result(c.status == 0, "lsmctl apply %s to %s (status %d)", p->name, name, c.status);
 	if (c.status)
 		note_cmd(&c);
@@ -346,45 +165,18 @@ static bool apply_ok(const struct policy_file *p, const char *name)
 
 static int detach(const char *name)
 {
-	char path[BLEN];
-	struct cmd c;
+	struct lab_cmd c;
 
-	cg_path(path, sizeof(path), name);
-	return lsmctl(&c, "detach", "--cgroup", path, NULL);
-}
-
-/* --- policies ------------------------------------------------------------ */
-
-/*
- * Write policy @name: "name: pr-BACKEND-@name", then @fmt. The rules
- * take the test's directory as %1$s.
- */
-__attribute__((format(printf, 3, 4)))
-static int write_policy(struct policy_file *p, const char *name, const char *fmt, ...)
-{
-	va_list ap;
-	FILE *fp;
-	int ok;
-
-	snprintf(p->name, sizeof(p->name), "pr-%s-%s", backend, name);
-	snprintf(p->path, sizeof(p->path), "%s/%s.yaml", f.policies, name);
-	fp = fopen(p->path, "w");
-	if (!fp)
-		return -1;
-	fprintf(fp, "name: %s\n", p->name);
-	va_start(ap, fmt);
-	ok = vfprintf(fp, fmt, ap) > 0;
-	va_end(ap);
-	return (fclose(fp) == 0 && ok) ? 0 : -1;
+	return lsmctl_detach(&c, name);
 }
 
 /* One rule of each kind; the probes below show each one at work. */
 static int write_main_policy(void)
 {
 	char create_unlink[512] = "";
-	const char *mount_module = reduced ? "" : "  - mount: deny\n  - module_load: deny\n";
+	const char *mount_module = lab_reduced ? "" : "  - mount: deny\n  - module_load: deny\n";
 
-	if (!reduced)
+	if (!lab_reduced)
 		snprintf(create_unlink, sizeof(create_unlink),
 			 "  - files: %1$s/nocreate/**\n"
 			 "    access: create\n"
@@ -392,7 +184,7 @@ static int write_main_policy(void)
 			 "  - files: %1$s/nounlink/**\n"
 			 "    access: unlink\n"
 			 "    action: deny\n", f.dir);
-	return write_policy(&pol.main, "main",
+	return write_policy(&pol.main, f.policies, "pr", "main",
 		"mode: enforce\n"
 		"default: allow\n"
 		"rules:\n"
@@ -443,7 +235,7 @@ static int write_main_policy(void)
 /* Two rules whose indices the events must name: 0 and 1. */
 static int write_event_policies(void)
 {
-	return write_policy(&pol.ev, "ev",
+	return write_policy(&pol.ev, f.policies, "pr", "ev",
 		"rules:\n"
 		"  - files: %1$s/secret\n"
 		"    access: read\n"
@@ -454,7 +246,7 @@ static int write_event_policies(void)
 		"    ports: 25\n"
 		"    action: deny\n",
 		f.dir) ||
-	       write_policy(&pol.audit, "audit",
+	       write_policy(&pol.audit, f.policies, "pr", "audit",
 		"mode: audit\n"
 		"rules:\n"
 		"  - files: %1$s/secret\n"
@@ -465,24 +257,24 @@ static int write_event_policies(void)
 
 static int write_other_policies(void)
 {
-	return write_policy(&pol.bad, "bad",
+	return write_policy(&pol.bad, f.policies, "pr", "bad",
 		"rules:\n"
 		"  - files: [%1$s/secret\n"
 		"    action: deny\n",
 		f.dir) ||
 	       /* an exec allow-list: default deny holds for exec alone */
-	       write_policy(&pol.allow, "allow",
+	       write_policy(&pol.allow, f.policies, "pr", "allow",
 		"default: deny\n"
 		"rules:\n"
 		"  - exec: /bin/**\n"
 		"    action: allow\n") ||
-	       write_policy(&pol.nest, "nest",
+	       write_policy(&pol.nest, f.policies, "pr", "nest",
 		"rules:\n"
 		"  - files: %1$s/secret\n"
 		"    access: read\n"
 		"    action: deny\n",
 		f.dir) ||
-	       write_policy(&pol.inner, "inner",
+	       write_policy(&pol.inner, f.policies, "pr", "inner",
 		"rules:\n"
 		"  - files: %1$s/secret\n"
 		"    access: read\n"
@@ -491,20 +283,20 @@ static int write_other_policies(void)
 		"    access: write\n"
 		"    action: deny\n",
 		f.dir) ||
-	       write_policy(&pol.deny_read, "deny-read",
+	       write_policy(&pol.deny_read, f.policies, "pr", "deny-read",
 		"rules:\n"
 		"  - files: %1$s/secret\n"
 		"    access: read\n"
 		"    action: deny\n",
 		f.dir) ||
-	       write_policy(&pol.deny_write, "deny-write",
+	       write_policy(&pol.deny_write, f.policies, "pr", "deny-write",
 		"rules:\n"
 		"  - files: %1$s/ro\n"
 		"    access: write\n"
 		"    action: deny\n",
 		f.dir) ||
 	       /* valid YAML, but its second path does not exist */
-	       write_policy(&pol.missing, "missing",
+	       write_policy(&pol.missing, f.policies, "pr", "missing",
 		"rules:\n"
 		"  - files: %1$s/ro\n"
 		"    access: write\n"
@@ -513,7 +305,7 @@ static int write_other_policies(void)
 		"    access: read\n"
 		"    action: deny\n",
 		f.dir) ||
-	       write_policy(&pol.run, "run",
+	       write_policy(&pol.run, f.policies, "pr", "run",
 		"rules:\n"
 		"  - files: %1$s/secret\n"
 		"    access: read\n"
@@ -523,39 +315,22 @@ static int write_other_policies(void)
 
 /* --- setup --------------------------------------------------------------- */
 
-static int parse_args(int argc, char **argv)
-{
-	int i;
-
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--backend") && i + 1 < argc)
-			backend = argv[++i];
-		else if (!strncmp(argv[i], "--backend=", 10))
-			backend = argv[i] + 10;
-		else
-			return -1;
-	}
-	reduced = !strcmp(backend, "cgroup") && getenv("LAB_VARIANT") &&
-		  !strcmp(getenv("LAB_VARIANT"), "stock");
-	return strcmp(backend, "cgroup") && strcmp(backend, "global") ? -1 : 0;
-}
-
 static void make_names(void)
 {
 	const char *d = f.dir;
 
-	snprintf(cg.a, sizeof(cg.a), "pr-%s-a", backend);
+	snprintf(cg.a, sizeof(cg.a), "pr-%s-a", lab_backend);
 	snprintf(cg.child, sizeof(cg.child), "%s/child", cg.a);
 	snprintf(cg.late, sizeof(cg.late), "%s/late", cg.a);
-	snprintf(cg.b, sizeof(cg.b), "pr-%s-b", backend);
-	snprintf(cg.ev, sizeof(cg.ev), "pr-%s-ev", backend);
-	snprintf(cg.audit, sizeof(cg.audit), "pr-%s-audit", backend);
-	snprintf(cg.allow, sizeof(cg.allow), "pr-%s-allow", backend);
-	snprintf(cg.nest, sizeof(cg.nest), "pr-%s-nest", backend);
+	snprintf(cg.b, sizeof(cg.b), "pr-%s-b", lab_backend);
+	snprintf(cg.ev, sizeof(cg.ev), "pr-%s-ev", lab_backend);
+	snprintf(cg.audit, sizeof(cg.audit), "pr-%s-audit", lab_backend);
+	snprintf(cg.allow, sizeof(cg.allow), "pr-%s-allow", lab_backend);
+	snprintf(cg.nest, sizeof(cg.nest), "pr-%s-nest", lab_backend);
 	snprintf(cg.inner, sizeof(cg.inner), "%s/inner", cg.nest);
-	snprintf(cg.swap, sizeof(cg.swap), "pr-%s-swap", backend);
+	snprintf(cg.swap, sizeof(cg.swap), "pr-%s-swap", lab_backend);
 
-	snprintf(f.dir, sizeof(f.dir), "/tmp/pr-%s", backend);
+	snprintf(f.dir, sizeof(f.dir), "/tmp/pr-%s", lab_backend);
 	snprintf(f.policies, sizeof(f.policies), "%s/policies", d);
 	snprintf(f.secret, sizeof(f.secret), "%s/secret", d);
 	snprintf(f.ro, sizeof(f.ro), "%s/ro", d);
@@ -574,11 +349,6 @@ static void make_names(void)
 	snprintf(f.exe, sizeof(f.exe), "%s/bin/busybox", d);
 	snprintf(f.mnt, sizeof(f.mnt), "%s/mnt", d);
 	snprintf(f.garbage, sizeof(f.garbage), "%s/garbage.ko", d);
-	/* lsmctl's output lands outside the test's tmpfs */
-	snprintf(f.out, sizeof(f.out), "/tmp/.pr-%s.out", backend);
-	snprintf(f.err, sizeof(f.err), "/tmp/.pr-%s.err", backend);
-	snprintf(f.events, sizeof(f.events), "/tmp/.pr-%s.events", backend);
-	snprintf(f.events_err, sizeof(f.events_err), "/tmp/.pr-%s.events-err", backend);
 }
 
 /* A tmpfs at DIR with every file and directory the policies name. */
@@ -617,22 +387,6 @@ fail:
 	return -1;
 }
 
-static int make_cgroups(void)
-{
-	static const char *const names[] = { cg.a, cg.child, cg.b, cg.ev, cg.audit,
-					     cg.allow, cg.nest, cg.inner, cg.swap };
-	size_t i;
-	int fd;
-
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		fd = cgroup_make(names[i]);
-		if (fd < 0)
-			return -1;
-		close(fd);
-	}
-	return 0;
-}
-
 /* A TCP listener on 127.0.0.1:@port, or -1. */
 static int listen_on(int port)
 {
@@ -663,8 +417,6 @@ static int start_helpers(void)
 }
 
 /* --- probes: each returns the errno of what it tried, 0 for success ------- */
-
-typedef int (*probe_fn)(const void *arg);
 
 static int probe_read(const void *path)
 {
@@ -869,105 +621,46 @@ static int probe_kill_own_child(const void *arg)
 	return err;
 }
 
-/* --- running probes ---------------------------------------------------- */
-
-/*
- * Run @fn(@arg) in a child that first joins cgroup @name: what @fn
- * returns, 255 when the child could not join, died or hung. The child's
- * pid in *@pidp when that is not NULL (the events name it).
- */
-static int probe_pid(const char *name, probe_fn fn, const void *arg, pid_t *pidp)
-{
-	int status;
-	pid_t pid;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return 255;
-	if (pid == 0) {
-		alarm(PROBE_TIMEOUT);
-		_exit(cgroup_enter(name) ? 255 : fn(arg));
-	}
-	if (pidp)
-		*pidp = pid;
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return 255;
-	return WEXITSTATUS(status);
-}
-
-static bool outcome_is(int rc, int want)
-{
-	if (want == NOT_EPERM)
-		return rc >= 0 && rc < 255 && rc != EPERM;
-	return rc == want;
-}
-
-static const char *outcome_name(int want)
-{
-	switch (want) {
-	case 0: return "succeeds";
-	case EPERM: return "fails with EPERM";
-	case NOT_EPERM: return "does not fail with EPERM";
-	default: return "fails";
-	}
-}
-
-/* One TAP line: @what, run in cgroup @name, has outcome @want. */
-static int expect(const char *name, int want, const char *what, probe_fn fn, const void *arg)
-{
-	int rc = probe_pid(name, fn, arg, NULL);
-
-	tap_result(outcome_is(rc, want), "%s in %s %s (got %s)", what, cg_label(name),
-		   outcome_name(want), errname(rc));
-	return rc;
-}
-
 /*
  * @what fails with EPERM under the main policy (cgroup a) and in a's
  * child, and has outcome @outside in the sibling b and the root cgroup.
  */
 static void expect_confined(const char *what, probe_fn fn, const void *arg, int outside)
 {
-	expect(cg.a, EPERM, what, fn, arg);
-	expect(cg.child, EPERM, what, fn, arg);
-	expect(cg.b, outside, what, fn, arg);
-	expect("", outside, what, fn, arg);
+	expect_errno(cg.a, EPERM, what, fn, arg);
+	expect_errno(cg.child, EPERM, what, fn, arg);
+	expect_errno(cg.b, outside, what, fn, arg);
+	expect_errno("", outside, what, fn, arg);
 }
 
 /* --- events ------------------------------------------------------------ */
 
-/* Start lsmctl events for cgroup @name, until one event (or the timeout). */
-static pid_t events_start(const char *name, bool json)
+/* Start lsmctl events for cgroup @name in @c, until one event (or the timeout). */
+static void events_start(struct lab_cmd *c, const char *name, bool json)
 {
 	const char *argv[] = { LSMCTL, "events", "--cgroup", NULL, "--count", "1",
 			       "--timeout", EVENTS_TIMEOUT, json ? "-j" : NULL, NULL };
 	char path[BLEN];
-	pid_t pid;
 
 	cg_path(path, sizeof(path), name);
 	argv[3] = path;
-	pid = spawn(argv, f.events, f.events_err);
+	cmd_start(c, argv);
 	/*
 	 * Give it time to reach the ring buffer. Not a correctness matter:
 	 * events queued while nobody listened come first anyway.
 	 */
 	sleep_ms(500);
-	return pid;
 }
 
 /* Wait for the listener; its first line in @line. Its exit status. */
-static int events_wait(pid_t pid, char *line, size_t len)
+static int events_wait(struct lab_cmd *c, char *line, size_t len)
 {
-	char err[1024];
-	int status = pid < 0 ? -1 : wait_child(pid);
+	int status = cmd_wait(c);
 
-	read_str(f.events, line, len);
-	line[strcspn(line, "\n")] = '\0';
-	read_str(f.events_err, err, sizeof(err));
+	snprintf(line, len, "%.*s", (int)strcspn(c->out, "\n"), c->out);
 	if (!*line) {
 		tap_note("lsmctl events printed nothing, status %d", status);
-		note_lines("stderr", err);
+		tap_note_lines("stderr", c->err);
 	}
 	return status;
 }
@@ -1053,11 +746,37 @@ static bool event_has(const char *line, bool json, const struct field *want)
 	return ok;
 }
 
+/*
+ * @what, run in cgroup @name while lsmctl events listens there (-j when
+ * @json), has outcome @want; then a line @event_what: the event it
+ * reports has @fields, and the probe's pid.
+ */
+static void expect_event(const char *name, bool json, int want, const char *what,
+			 probe_fn fn, const void *arg, const struct field *fields,
+			 const char *event_what)
+{
+	struct field all[16];
+	char line[2048], pid_s[16];
+	struct lab_cmd listener;
+	pid_t pid = 0;
+	size_t n = 0;
+
+	events_start(&listener, name, json);
+	expect_errno_pid(name, want, what, fn, arg, &pid);
+	events_wait(&listener, line, sizeof(line));
+	snprintf(pid_s, sizeof(pid_s), "%d", pid);
+	for (; fields->key && n + 2 < ARRAY_SIZE(all); fields++)
+		all[n++] = *fields;
+	all[n++] = (struct field){ "pid", pid_s };
+	all[n] = (struct field){ NULL, NULL };
+	tap_result(event_has(line, json, all), "%s", event_what);
+}
+
 /* --- the tests ----------------------------------------------------------- */
 
 static void test_check(void)
 {
-	struct cmd c;
+	struct lab_cmd c;
 
 	lsmctl(&c, "check", pol.main.path, NULL);
 	tap_result(c.status == 0, "lsmctl check accepts the main policy (status %d)", c.status);
@@ -1078,20 +797,20 @@ static void test_check(void)
 static void test_files(void)
 {
 	expect_confined("open(secret, O_RDONLY)", probe_read, f.secret, 0);
-	expect(cg.a, 0, "open(secret, O_WRONLY), read only denied,", probe_write, f.secret);
+	expect_errno(cg.a, 0, "open(secret, O_WRONLY), read only denied,", probe_write, f.secret);
 	expect_confined("open(ro, O_WRONLY)", probe_write, f.ro, 0);
-	expect(cg.a, 0, "open(ro, O_RDONLY), write only denied,", probe_read, f.ro);
-	if (reduced) {
+	expect_errno(cg.a, 0, "open(ro, O_RDONLY), write only denied,", probe_read, f.ro);
+	if (lab_reduced) {
 		tap_result(1, "create and unlink rules # SKIP stock 6.1: 10 lsm_cgroup hooks");
 		return;
 	}
 	expect_confined("creat(nocreate/new)", probe_create, f.created, 0);
-	expect(cg.a, 0, "creat+unlink(fresh) outside nocreate/** and nounlink/**",
+	expect_errno(cg.a, 0, "creat+unlink(fresh) outside nocreate/** and nounlink/**",
 	       probe_create, f.fresh);
 	expect_confined("unlink(nounlink/victim)", probe_unlink, f.victim, 0);
 	expect_confined("rename(fresh, nounlink/victim): replacing it unlinks it",
 			probe_rename_over, f.victim, 0);
-	expect(cg.a, 0, "open(nounlink/victim, O_WRONLY), unlink only denied,",
+	expect_errno(cg.a, 0, "open(nounlink/victim, O_WRONLY), unlink only denied,",
 	       probe_write, f.victim);
 }
 
@@ -1100,20 +819,20 @@ static void test_file_subtrees(void)
 {
 	expect_confined("open(private/other) under a denied private/**",
 			probe_read, f.priv_other, 0);
-	expect(cg.a, 0, "open(private/public), an exact allow in a denied subtree,",
+	expect_errno(cg.a, 0, "open(private/public), an exact allow in a denied subtree,",
 	       probe_read, f.priv_public);
-	expect(cg.child, 0, "open(private/public), an exact allow in a denied subtree,",
+	expect_errno(cg.child, 0, "open(private/public), an exact allow in a denied subtree,",
 	       probe_read, f.priv_public);
-	expect(cg.a, 0, "open(private/shared/inner), a deeper allowed subtree,",
+	expect_errno(cg.a, 0, "open(private/shared/inner), a deeper allowed subtree,",
 	       probe_read, f.shared_file);
-	expect(cg.a, EPERM, "open(private/shared/hidden), an exact deny in an allowed subtree,",
+	expect_errno(cg.a, EPERM, "open(private/shared/hidden), an exact deny in an allowed subtree,",
 	       probe_read, f.shared_hidden);
 }
 
 static void test_exec(void)
 {
 	expect_confined("execve(DIR/bin/busybox as true)", probe_exec, f.exe, 0);
-	expect(cg.a, 0, "execve(/bin/busybox as true)", probe_exec, BUSYBOX);
+	expect_errno(cg.a, 0, "execve(/bin/busybox as true)", probe_exec, BUSYBOX);
 }
 
 static void test_network(void)
@@ -1132,17 +851,17 @@ static void test_network(void)
 	 * hooks follow (the caller's, on 6.1: see POLICY.md), it is this one.
 	 */
 	expect_confined("socket(AF_INET6, SOCK_DGRAM)", probe_socket, &inet6_dgram, 0);
-	expect(cg.a, 0, "socket(AF_INET6, SOCK_STREAM)", probe_socket, &inet6_stream);
-	expect(cg.a, 0, "socket(AF_INET, SOCK_DGRAM)", probe_socket, &inet_dgram);
+	expect_errno(cg.a, 0, "socket(AF_INET6, SOCK_STREAM)", probe_socket, &inet6_stream);
+	expect_errno(cg.a, 0, "socket(AF_INET, SOCK_DGRAM)", probe_socket, &inet_dgram);
 
 	expect_confined("bind(127.0.0.1:41005), in the denied 41000-41009,",
 			probe_bind, &bind_denied, 0);
-	expect(cg.a, 0, "bind(127.0.0.1:41010), past the range,", probe_bind, &bind_past);
+	expect_errno(cg.a, 0, "bind(127.0.0.1:41010), past the range,", probe_bind, &bind_past);
 	/* all of 127/8 is local on Linux: outside the rule's cidr */
-	expect(cg.a, 0, "bind(127.0.0.2:41005), outside the cidr,", probe_bind, &bind_other);
+	expect_errno(cg.a, 0, "bind(127.0.0.2:41005), outside the cidr,", probe_bind, &bind_other);
 
 	expect_confined("connect(127.0.0.1:25)", probe_connect, &smtp, 0);
-	expect(cg.a, 0, "connect(127.0.0.1:41100)", probe_connect, &open_port);
+	expect_errno(cg.a, 0, "connect(127.0.0.1:41100)", probe_connect, &open_port);
 }
 
 static void test_ptrace(void)
@@ -1156,7 +875,7 @@ static void test_ptrace(void)
 
 static void test_mount(void)
 {
-	if (reduced) {
+	if (lab_reduced) {
 		tap_result(1, "mount rules # SKIP stock 6.1: 10 lsm_cgroup hooks");
 		return;
 	}
@@ -1166,12 +885,12 @@ static void test_mount(void)
 /* Outside, garbage fails ELF validation: ENOEXEC (or EINVAL), not EPERM. */
 static void test_module_load(void)
 {
-	if (reduced) {
+	if (lab_reduced) {
 		tap_result(1, "module_load rules # SKIP stock 6.1: 10 lsm_cgroup hooks");
 		return;
 	}
-	expect_confined("init_module(256 bytes of garbage)", probe_init_module, NULL, NOT_EPERM);
-	expect_confined("finit_module(a garbage file)", probe_finit_module, f.garbage, NOT_EPERM);
+	expect_confined("init_module(256 bytes of garbage)", probe_init_module, NULL, LAB_NOT_EPERM);
+	expect_confined("finit_module(a garbage file)", probe_finit_module, f.garbage, LAB_NOT_EPERM);
 }
 
 static void test_signal(void)
@@ -1179,10 +898,10 @@ static void test_signal(void)
 	static const int sigcont = SIGCONT, no_signal;
 
 	expect_confined("kill(a root cgroup task, SIGCONT)", probe_kill_root, &sigcont, 0);
-	expect(cg.a, 0, "kill(a root cgroup task, 0), no signal sent,", probe_kill_root,
+	expect_errno(cg.a, 0, "kill(a root cgroup task, 0), no signal sent,", probe_kill_root,
 	       &no_signal);
-	expect(cg.a, 0, "kill(a child in the same cgroup, SIGTERM)", probe_kill_own_child, NULL);
-	expect(cg.child, 0, "kill(a child in the same cgroup, SIGTERM)",
+	expect_errno(cg.a, 0, "kill(a child in the same cgroup, SIGTERM)", probe_kill_own_child, NULL);
+	expect_errno(cg.child, 0, "kill(a child in the same cgroup, SIGTERM)",
 	       probe_kill_own_child, NULL);
 }
 
@@ -1194,7 +913,7 @@ static void test_capability(void)
 	/* inet_create() asks ns_capable(CAP_NET_RAW) for SOCK_RAW, EPERM without */
 	expect_confined("socket(AF_INET, SOCK_RAW, IPPROTO_ICMP), CAP_NET_RAW,",
 			probe_socket, &raw_icmp, 0);
-	expect(cg.a, 0, "bind(127.0.0.1:80), CAP_NET_BIND_SERVICE is not denied,",
+	expect_errno(cg.a, 0, "bind(127.0.0.1:80), CAP_NET_BIND_SERVICE is not denied,",
 	       probe_bind, &http);
 }
 
@@ -1208,13 +927,13 @@ static void test_late_child(void)
 		return;
 	}
 	close(fd);
-	expect(cg.late, EPERM, "open(secret, O_RDONLY), made after apply,", probe_read, f.secret);
+	expect_errno(cg.late, EPERM, "open(secret, O_RDONLY), made after apply,", probe_read, f.secret);
 }
 
 static void test_list_show(void)
 {
 	char path[BLEN];
-	struct cmd c;
+	struct lab_cmd c;
 
 	lsmctl(&c, "list", "-j", NULL);
 	tap_result(c.status == 0 && mentions(c.out, cg.a) && strstr(c.out, pol.main.name),
@@ -1256,82 +975,50 @@ static void test_main_policy(void)
 static void test_events_deny(void)
 {
 	static const struct endpoint smtp = { "127.0.0.1", PORT_SMTP };
-	char line[2048], pid_s[16], cgroup_s[BLEN];
-	pid_t listener, pid = 0;
-	int rc;
+	char cgroup_s[BLEN];
 
 	if (!apply_ok(&pol.ev, cg.ev))
 		return;
 	snprintf(cgroup_s, sizeof(cgroup_s), "/%s", cg.ev);
-
-	listener = events_start(cg.ev, true);
-	rc = probe_pid(cg.ev, probe_read, f.secret, &pid);
-	tap_result(rc == EPERM, "open(secret) in %s fails with EPERM (got %s)", cg.ev, errname(rc));
-	events_wait(listener, line, sizeof(line));
-	snprintf(pid_s, sizeof(pid_s), "%d", pid);
-	tap_result(event_has(line, true, (const struct field[]){
+	expect_event(cg.ev, true, EPERM, "open(secret)", probe_read, f.secret,
+		     (const struct field[]){
 			{ "verdict", "deny" }, { "hook", "file_open" }, { "cgroup", cgroup_s },
-			{ "pid", pid_s }, { "comm", comm }, { "rule", "0" },
-			{ "policy", pol.ev.name }, { "object", "~secret" }, { NULL, NULL } }),
-		   "lsmctl events -j reports that denial, rule 0");
-
-	listener = events_start(cg.ev, false);
-	rc = probe_pid(cg.ev, probe_connect, &smtp, &pid);
-	tap_result(rc == EPERM, "connect(127.0.0.1:25) in %s fails with EPERM (got %s)",
-		   cg.ev, errname(rc));
-	events_wait(listener, line, sizeof(line));
-	snprintf(pid_s, sizeof(pid_s), "%d", pid);
-	tap_result(event_has(line, false, (const struct field[]){
+			{ "comm", comm }, { "rule", "0" }, { "policy", pol.ev.name },
+			{ "object", "~secret" }, { NULL, NULL } },
+		     "lsmctl events -j reports that denial, rule 0");
+	expect_event(cg.ev, false, EPERM, "connect(127.0.0.1:25)", probe_connect, &smtp,
+		     (const struct field[]){
 			{ "verdict", "deny" }, { "hook", "socket_connect" },
-			{ "cgroup", cgroup_s }, { "pid", pid_s }, { "comm", comm },
-			{ "rule", "1" }, { NULL, NULL } }),
-		   "lsmctl events reports that denial as text, rule 1");
+			{ "cgroup", cgroup_s }, { "comm", comm }, { "rule", "1" }, { NULL, NULL } },
+		     "lsmctl events reports that denial as text, rule 1");
 }
 
 /* Audit mode denies nothing, and reports what it would have denied. */
 static void test_audit(void)
 {
-	char line[2048], pid_s[16], cgroup_s[BLEN];
-	pid_t listener, pid = 0;
-	int rc;
+	char cgroup_s[BLEN];
 
 	if (!apply_ok(&pol.audit, cg.audit))
 		return;
 	snprintf(cgroup_s, sizeof(cgroup_s), "/%s", cg.audit);
-	listener = events_start(cg.audit, true);
-	rc = probe_pid(cg.audit, probe_read, f.secret, &pid);
-	tap_result(rc == 0, "audit mode: open(secret) in %s succeeds (got %s)",
-		   cg.audit, errname(rc));
-	events_wait(listener, line, sizeof(line));
-	snprintf(pid_s, sizeof(pid_s), "%d", pid);
-	tap_result(event_has(line, true, (const struct field[]){
+	expect_event(cg.audit, true, 0, "audit mode: open(secret)", probe_read, f.secret,
+		     (const struct field[]){
 			{ "verdict", "audit" }, { "hook", "file_open" }, { "cgroup", cgroup_s },
-			{ "pid", pid_s }, { "rule", "0" }, { "policy", pol.audit.name },
-			{ NULL, NULL } }),
-		   "lsmctl events -j reports verdict audit for it");
+			{ "rule", "0" }, { "policy", pol.audit.name }, { NULL, NULL } },
+		     "lsmctl events -j reports verdict audit for it");
 }
 
 /* default: deny with exec allow rules: an exec allow-list, exec alone. */
 static void test_allow_list(void)
 {
-	char line[2048], pid_s[16];
-	pid_t listener, pid = 0;
-	int rc;
-
 	if (!apply_ok(&pol.allow, cg.allow))
 		return;
-	expect(cg.allow, 0, "allow-list: execve(/bin/busybox as true)", probe_exec, BUSYBOX);
-	listener = events_start(cg.allow, false);
-	rc = probe_pid(cg.allow, probe_exec, f.exe, &pid);
-	tap_result(rc == EPERM, "allow-list: execve(DIR/bin/busybox) in %s fails with EPERM (got %s)",
-		   cg.allow, errname(rc));
-	events_wait(listener, line, sizeof(line));
-	snprintf(pid_s, sizeof(pid_s), "%d", pid);
-	tap_result(event_has(line, false, (const struct field[]){
-			{ "verdict", "deny" }, { "pid", pid_s }, { "rule", "default" },
-			{ NULL, NULL } }),
-		   "lsmctl events reports rule=default for it");
-	expect(cg.allow, 0, "allow-list: open(secret), no files allow rule,", probe_read, f.secret);
+	expect_errno(cg.allow, 0, "allow-list: execve(/bin/busybox as true)", probe_exec, BUSYBOX);
+	expect_event(cg.allow, false, EPERM, "allow-list: execve(DIR/bin/busybox)", probe_exec,
+		     f.exe, (const struct field[]){
+			{ "verdict", "deny" }, { "rule", "default" }, { NULL, NULL } },
+		     "lsmctl events reports rule=default for it");
+	expect_errno(cg.allow, 0, "allow-list: open(secret), no files allow rule,", probe_read, f.secret);
 }
 
 /* A child's policy tightens its parent's and cannot loosen it. */
@@ -1339,21 +1026,21 @@ static void test_nesting(void)
 {
 	if (!apply_ok(&pol.nest, cg.nest) || !apply_ok(&pol.inner, cg.inner))
 		return;
-	expect(cg.inner, EPERM, "open(secret), denied by the parent, allowed by the child,",
+	expect_errno(cg.inner, EPERM, "open(secret), denied by the parent, allowed by the child,",
 	       probe_read, f.secret);
-	expect(cg.inner, EPERM, "open(ro, O_WRONLY), denied by the child's policy,",
+	expect_errno(cg.inner, EPERM, "open(ro, O_WRONLY), denied by the child's policy,",
 	       probe_write, f.ro);
-	expect(cg.nest, 0, "open(ro, O_WRONLY), denied by the child's policy only,",
+	expect_errno(cg.nest, 0, "open(ro, O_WRONLY), denied by the child's policy only,",
 	       probe_write, f.ro);
-	expect(cg.nest, EPERM, "open(secret)", probe_read, f.secret);
+	expect_errno(cg.nest, EPERM, "open(secret)", probe_read, f.secret);
 	detach(cg.inner);
 	/* (global: the levels the engine climbs are worked out again) */
-	expect(cg.inner, EPERM, "with the child's policy detached, open(secret), the parent's,",
+	expect_errno(cg.inner, EPERM, "with the child's policy detached, open(secret), the parent's,",
 	       probe_read, f.secret);
-	expect(cg.inner, 0, "with the child's policy detached, open(ro, O_WRONLY)",
+	expect_errno(cg.inner, 0, "with the child's policy detached, open(ro, O_WRONLY)",
 	       probe_write, f.ro);
 	detach(cg.nest);
-	expect(cg.inner, 0, "with both detached, open(secret)", probe_read, f.secret);
+	expect_errno(cg.inner, 0, "with both detached, open(secret)", probe_read, f.secret);
 }
 
 /* Failed applies leave the policy enforcing; a good one replaces it. */
@@ -1364,26 +1051,26 @@ static void test_replace(void)
 
 	if (!apply_ok(&pol.deny_read, cg.swap))
 		return;
-	expect(cg.swap, EPERM, "open(secret)", probe_read, f.secret);
+	expect_errno(cg.swap, EPERM, "open(secret)", probe_read, f.secret);
 
 	rc = apply(&pol.bad, cg.swap);
 	tap_result(rc == 1, "apply of bad YAML over it fails with status 1 (status %d)", rc);
-	expect(cg.swap, EPERM, "after the failed apply, open(secret)", probe_read, f.secret);
+	expect_errno(cg.swap, EPERM, "after the failed apply, open(secret)", probe_read, f.secret);
 
 	rc = apply(&pol.missing, cg.swap);
 	tap_result(rc == 1, "apply of a policy naming a missing path fails with status 1 (status %d)",
 		   rc);
-	expect(cg.swap, EPERM, "after the failed apply, open(secret)", probe_read, f.secret);
-	expect(cg.swap, 0, "after the failed apply, none of it: open(ro, O_WRONLY)",
+	expect_errno(cg.swap, EPERM, "after the failed apply, open(secret)", probe_read, f.secret);
+	expect_errno(cg.swap, 0, "after the failed apply, none of it: open(ro, O_WRONLY)",
 	       probe_write, f.ro);
 
-	snprintf(missing_cg, sizeof(missing_cg), "pr-%s-no-such-cgroup", backend);
+	snprintf(missing_cg, sizeof(missing_cg), "pr-%s-no-such-cgroup", lab_backend);
 	rc = apply(&pol.deny_read, missing_cg);
 	tap_result(rc == 1, "apply to a missing cgroup fails with status 1 (status %d)", rc);
 
 	if (apply_ok(&pol.deny_write, cg.swap)) {
-		expect(cg.swap, 0, "replaced: open(secret)", probe_read, f.secret);
-		expect(cg.swap, EPERM, "replaced: open(ro, O_WRONLY)", probe_write, f.ro);
+		expect_errno(cg.swap, 0, "replaced: open(secret)", probe_read, f.secret);
+		expect_errno(cg.swap, EPERM, "replaced: open(ro, O_WRONLY)", probe_write, f.ro);
 	}
 }
 
@@ -1391,7 +1078,7 @@ static void test_replace(void)
 static void test_show_replaced(void)
 {
 	char path[BLEN];
-	struct cmd c;
+	struct lab_cmd c;
 
 	cg_path(path, sizeof(path), cg.swap);
 	lsmctl(&c, "show", path, "-j", NULL);
@@ -1403,11 +1090,11 @@ static void test_show_replaced(void)
 
 static void test_detach(void)
 {
-	struct cmd c;
+	struct lab_cmd c;
 	int rc = detach(cg.swap);
 
 	tap_result(rc == 0, "lsmctl detach --cgroup %s (status %d)", cg.swap, rc);
-	expect(cg.swap, 0, "detached: open(ro, O_WRONLY)", probe_write, f.ro);
+	expect_errno(cg.swap, 0, "detached: open(ro, O_WRONLY)", probe_write, f.ro);
 	lsmctl(&c, "list", "-j", NULL);
 	tap_result(c.status == 0 && !mentions(c.out, cg.swap),
 		   "lsmctl list -j no longer names %s (status %d)", cg.swap, c.status);
@@ -1473,7 +1160,7 @@ static void test_run(void)
 {
 	static char before[16384] = "\n", after[16384] = "\n";
 	static const char *const cat[] = { "/bin/cat", f.secret, NULL };
-	struct cmd c;
+	struct lab_cmd c;
 	bool eperm;
 
 	list_cgroups(CGROUP_ROOT, before, sizeof(before));
@@ -1481,18 +1168,18 @@ static void test_run(void)
 	run_cmd(&c, cat);
 	tap_result(c.status == 0 && !strcmp(c.out, "lab-secret"),
 		   "plain cat of the secret works (status %d)", c.status);
-	lsmctl(&c, "run", pol.run.path, "--backend", backend, "--", "/bin/cat", f.secret, NULL);
+	lsmctl(&c, "run", pol.run.path, "--backend", lab_backend, "--", "/bin/cat", f.secret, NULL);
 	eperm = strstr(c.err, "Operation not permitted") || strstr(c.out, "Operation not permitted");
 	tap_result(c.status != 0 && eperm && !strstr(c.out, "lab-secret"),
 		   "lsmctl run: cat of the secret fails with EPERM (status %d)", c.status);
 	if (c.status == 0 || !eperm)
 		note_cmd(&c);
-	lsmctl(&c, "run", pol.run.path, "--backend", backend, "--", "/bin/cat",
+	lsmctl(&c, "run", pol.run.path, "--backend", lab_backend, "--", "/bin/cat",
 	       "/proc/self/cgroup", NULL);
 	tap_result(c.status == 0 && below_root(c.out),
 		   "lsmctl run: the command runs in a cgroup below the root (status %d)", c.status);
-	note_lines("/proc/self/cgroup", c.out);
-	lsmctl(&c, "run", pol.run.path, "--backend", backend, "--", "/bin/sh", "-c", "exit 7",
+	tap_note_lines("/proc/self/cgroup", c.out);
+	lsmctl(&c, "run", pol.run.path, "--backend", lab_backend, "--", "/bin/sh", "-c", "exit 7",
 	       NULL);
 	tap_result(c.status == 7, "lsmctl run exits with the command's status 7 (status %d)",
 		   c.status);
@@ -1513,16 +1200,16 @@ static void cleanup(void)
 	static const char *const cgroups[] = { cg.late, cg.child, cg.a, cg.b, cg.ev, cg.audit,
 					       cg.allow, cg.inner, cg.nest, cg.swap };
 	char prefix[PLEN];
-	struct cmd c;
+	struct lab_cmd c;
 	size_t i;
-	int failed = 0;
+	int left;
 
 	for (i = 0; i < ARRAY_SIZE(policed); i++)
 		detach(policed[i]);
-	expect(cg.a, 0, "detached: open(secret, O_RDONLY)", probe_read, f.secret);
-	expect(cg.child, 0, "detached: mount(tmpfs on DIR/mnt)", probe_mount, f.mnt);
+	expect_errno(cg.a, 0, "detached: open(secret, O_RDONLY)", probe_read, f.secret);
+	expect_errno(cg.child, 0, "detached: mount(tmpfs on DIR/mnt)", probe_mount, f.mnt);
 
-	snprintf(prefix, sizeof(prefix), "pr-%s-", backend);
+	snprintf(prefix, sizeof(prefix), "pr-%s-", lab_backend);
 	lsmctl(&c, "list", "-j", NULL);
 	tap_result(c.status == 0 && !strstr(c.out, prefix),
 		   "at the end lsmctl list -j names nothing of %s* (status %d)", prefix,
@@ -1530,26 +1217,22 @@ static void cleanup(void)
 	if (strstr(c.out, prefix))
 		note_cmd(&c);
 
-	for (i = 0; i < ARRAY_SIZE(cgroups); i++)
-		failed += cgroup_remove(cgroups[i]) ? 1 : 0;
-	tap_result(!failed, "the test's cgroups are removed (%d left)", failed);
+	left = cgroups_remove(cgroups, ARRAY_SIZE(cgroups));
+	tap_result(!left, "the test's cgroups are removed (%d left)", left);
 
 	reap(root_sleeper);
 	close(listen_smtp);
 	close(listen_open);
 	umount2(f.dir, MNT_DETACH);
-	unlink(f.out);
-	unlink(f.err);
-	unlink(f.events);
-	unlink(f.events_err);
 }
 
-int main(int argc, char **argv)
+/* The whole suite on this run's backend. */
+static int policy_rules(void)
 {
-	if (parse_args(argc, argv))
-		tap_bail("usage: policy-rules [--backend cgroup|global]");
+	static const char *const cgroups[] = { cg.a, cg.child, cg.b, cg.ev, cg.audit,
+					       cg.allow, cg.nest, cg.inner, cg.swap };
+
 	make_names();
-	tap_note("backend %s", backend);
 	if (access(LSMCTL, X_OK))
 		tap_bail("%s is there: %s", LSMCTL, strerror(errno));
 	/* the probes' "root cgroup" is ours: be sure of it */
@@ -1560,7 +1243,7 @@ int main(int argc, char **argv)
 		tap_bail("prepare %s: %s", f.dir, strerror(errno));
 	if (write_main_policy() || write_event_policies() || write_other_policies())
 		tap_bail("write the policies to %s: %s", f.policies, strerror(errno));
-	if (make_cgroups())
+	if (cgroups_make(cgroups, ARRAY_SIZE(cgroups)))
 		tap_bail("create the test cgroups: %s", strerror(errno));
 	if (start_helpers())
 		tap_bail("start a root cgroup task and listen on 127.0.0.1:%d and :%d: %s",
@@ -1578,4 +1261,9 @@ int main(int argc, char **argv)
 	test_run();
 	cleanup();
 	return tap_exit();
+}
+
+int main(int argc, char **argv)
+{
+	return run_backends(argc, argv, "policy-rules", policy_rules);
 }

@@ -12,10 +12,8 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "cgroup_util.h"
+#include "lab_test.h"
 #include "file_open_probe.skel.h"
-#include "lsm_util.h"
-#include "tap.h"
 
 #define TARGET "/tmp/churn-target"
 #define SLOTS "/sys/kernel/security/lsm_slots"

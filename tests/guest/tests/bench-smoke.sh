@@ -4,7 +4,7 @@
 # denies what it should where the benchmark measures, and measures
 # open+close there (bench/guest/setup.sh), so that the benchmark cannot
 # rot between runs of make bench.
-. /lab/lib/tap.sh
+. /lab/lib/lab.sh
 out=$(/lab/bin/opbench -n 20 -r 3 2>&1)
 rc=$?
 echo "$out" | sed 's/^/# /'

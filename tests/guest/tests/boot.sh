@@ -1,6 +1,6 @@
 #!/bin/sh
 # The kernel booted to the test runner, and it is the lab's 6.1.
-. /lab/lib/tap.sh
+. /lab/lib/lab.sh
 ok "reached the guest test runner"
 case $(uname -r) in
 6.1.*) ok "kernel is $(uname -r)" ;;

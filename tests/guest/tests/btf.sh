@@ -1,6 +1,6 @@
 #!/bin/sh
 # The kernel exposes its BTF, which CO-RE programs are relocated against.
-. /lab/lib/tap.sh
+. /lab/lib/lab.sh
 f=/sys/kernel/btf/vmlinux
 if [ ! -r $f ]; then
 	not_ok "$f exists"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # make demo's script, as a test: it ends non-zero unless lsmctl events
 # reported the three denials the README shows.
-. /lab/lib/tap.sh
+. /lab/lib/lab.sh
 if [ "${LAB_VARIANT:-}" = stock ]; then
 	# confine-shell's 3 rules and self-protection need 11 lsm_cgroup hooks
 	ok "the demo # SKIP stock 6.1 has 10 lsm_cgroup hooks; make demo boots lsm"

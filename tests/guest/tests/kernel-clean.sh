@@ -3,7 +3,7 @@
 # sleep-in-atomic or list-corruption report, no warning, BUG or oops,
 # and (where kmemleak is built in) no unreferenced object. Run last in
 # each boot of make check-debug.
-. /lab/lib/tap.sh
+. /lab/lib/lab.sh
 
 report() { # WHAT PATTERN
 	n=$(dmesg | grep -cE "$2")

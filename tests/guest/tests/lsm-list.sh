@@ -1,6 +1,6 @@
 #!/bin/sh
 # /sys/kernel/security/lsm lists capability and then the lsm= line.
-. /lab/lib/tap.sh
+. /lab/lib/lab.sh
 want=
 for arg in $(cat /proc/cmdline); do
 	case $arg in lsm=*) want=${arg#lsm=} ;; esac

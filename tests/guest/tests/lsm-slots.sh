@@ -1,7 +1,7 @@
 #!/bin/sh
 # /sys/kernel/security/lsm_slots shows each hook's slots in call order,
 # BPF LSM's stubs switched off, and is readable by root only.
-. /lab/lib/tap.sh
+. /lab/lib/lab.sh
 f=/sys/kernel/security/lsm_slots
 if [ "$LAB_VARIANT" = stock ]; then
 	if [ -e $f ]; then not_ok "stock has no $f"; else ok "stock has no $f"; fi

@@ -4,13 +4,12 @@
 # needing every one of the engine's 23 hooks must fail cleanly on stock,
 # naming what needs the hooks, and leave the cgroup's previous policy
 # enforcing; on lsm it applies.
-. /lab/lib/tap.sh
+. /lab/lib/lab.sh
 L=/lab/bin/lsmctl
 cg=/sys/fs/cgroup/budget
 mkdir -p $cg /tmp/budget
 sleep 300 &
 victim=$!
-in_cg() { sh -c "echo \$\$ >$cg/cgroup.procs && exec $*"; }
 
 printf 'name: small\nrules:\n  - ptrace: deny\n' >/tmp/small.yaml
 cat >/tmp/big.yaml <<'Y'
@@ -54,7 +53,7 @@ stock)
 		not_ok "$LAB_VARIANT: the 23-hook policy applies" "status $rc"
 	;;
 esac
-in_cg lab-try ptrace $victim >/tmp/out 2>&1
+in_cg $cg "exec lab-try ptrace $victim" >/tmp/out 2>&1
 grep -q "Operation not permitted" /tmp/out && ok "ptrace is still denied in the cgroup" ||
 	not_ok "ptrace is still denied in the cgroup" "$(cat /tmp/out)"
 check "detach" $L detach --cgroup $cg

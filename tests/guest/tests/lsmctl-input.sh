@@ -3,10 +3,11 @@
 # an empty file, binary garbage, a 100 MB file, a path that does not
 # exist or is no cgroup, or a cgroup or file that vanishes mid-apply,
 # fails with a clear message and a non-zero status, and leaves the pins
-# as they were and the working policy denying. $1: backend.
-. /lab/lib/tap.sh
+# as they were and the working policy denying. On each backend, or on
+# $1 alone.
+. /lab/lib/lab.sh
 L=/lab/bin/lsmctl
-backend=${1:-cgroup}
+each_backend "$@"
 cg=/sys/fs/cgroup/input-$backend
 d=/tmp/input
 mkdir -p $cg $d
@@ -18,7 +19,7 @@ before=$(pins)
 still_fine() { # WHAT: the pins are as they were and the policy denies
 	if [ "$(pins)" != "$before" ]; then
 		not_ok "$1: the pins are unchanged" "$(ls /sys/fs/bpf/lsmlab)"
-	elif sh -c "echo \$\$ >$cg/cgroup.procs && cat $d/secret" >/dev/null 2>&1; then
+	elif in_cg $cg "cat $d/secret" >/dev/null 2>&1; then
 		not_ok "$1: the working policy still denies"
 	else
 		ok "$1: pins unchanged, the working policy still denies"

@@ -1,9 +1,10 @@
 #!/bin/sh
 # lsmctl end to end, briefly: apply a policy to a cgroup, see a read
-# denied there and not in a sibling, see the event, detach.
-. /lab/lib/tap.sh
+# denied there and not in a sibling, see the event, detach; on each
+# backend, or on $1 alone.
+. /lab/lib/lab.sh
 L=/lab/bin/lsmctl
-backend=${1:-cgroup}
+each_backend "$@"
 cg=/sys/fs/cgroup/smoke-$backend
 mkdir -p $cg /sys/fs/cgroup/smoke-$backend-sib
 echo secret >/tmp/smoke-secret
@@ -14,14 +15,13 @@ rules:
     access: read
     action: deny
 Y
-in_cg() { sh -c "echo \$\$ >$1/cgroup.procs && exec $2"; }
 check "apply to $cg ($backend, with 20000 filler rules)" $L apply /tmp/smoke.yaml --cgroup $cg --backend $backend --filler 20000
-if in_cg $cg "cat /tmp/smoke-secret" >/dev/null 2>/tmp/err; then
+if in_cg $cg "exec cat /tmp/smoke-secret" >/dev/null 2>/tmp/err; then
 	not_ok "reading the secret in the cgroup is denied"
 else
 	grep -q "Operation not permitted" /tmp/err && ok "reading the secret in the cgroup is denied (EPERM)" || not_ok "EPERM" "$(cat /tmp/err)"
 fi
-check "reading it in a sibling works" in_cg $cg-sib "cat /tmp/smoke-secret"
+check "reading it in a sibling works" in_cg $cg-sib "exec cat /tmp/smoke-secret"
 check "reading it outside works" cat /tmp/smoke-secret
 out=$($L events --cgroup $cg --count 1 --timeout 3 2>&1)
 echo "$out" | sed 's/^/# /'
@@ -30,5 +30,5 @@ $L list | sed 's/^/# /'
 $L show $cg | sed 's/^/# /'
 $L stats | sed 's/^/# /'
 check "detach" $L detach --cgroup $cg
-check "after detach reading works" in_cg $cg "cat /tmp/smoke-secret"
+check "after detach reading works" in_cg $cg "exec cat /tmp/smoke-secret"
 [ -z "$(ls /sys/fs/bpf/lsmlab | grep -v events)" ] && ok "no pins left" || not_ok "no pins left" "$(ls -a /sys/fs/bpf/lsmlab)"

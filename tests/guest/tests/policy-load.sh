@@ -1,6 +1,6 @@
 #!/bin/sh
-# The policy engine under load and faults, on one backend ($1, default
-# cgroup):
+# The policy engine under load and faults, on each backend (or on $1
+# alone):
 # - replace a cgroup's policy REPLACES times while 4 processes in the
 #   cgroup read the file both policies deny, without pause: the read
 #   must never succeed, and the kernel log must stay clean;
@@ -9,9 +9,9 @@
 #   mix and never none, and lsmctl can always clean up.
 # make check runs 100 and 40 of them; load-full.sh (make check-load)
 # the issue's 1000 and 200.
-. /lab/lib/tap.sh
+. /lab/lib/lab.sh
 L=/lab/bin/lsmctl
-backend=${1:-cgroup}
+each_backend "$@"
 replaces=${REPLACES:-100} kills=${KILLS:-40}
 cg=/sys/fs/cgroup/load-$backend
 mkdir -p $cg /tmp/load
@@ -32,7 +32,6 @@ mkpolicy both-2 $b $a
 mkpolicy only-a $a
 mkpolicy only-b $b
 dmesg_before=$(dmesg | grep -cE 'WARNING|BUG|Oops|leak')
-in_cg() { sh -c "echo \$\$ >$cg/cgroup.procs && $*"; }
 
 # 1. replacing under load
 check "apply the first policy" $L apply /tmp/load/both-1.yaml --cgroup $cg --backend $backend
@@ -83,8 +82,8 @@ while [ $i -lt "$kills" ]; do
 	kill -9 $pid 2>/dev/null && killed=$((killed + 1))
 	wait $pid 2>/dev/null
 	name=$($L show $cg -j 2>/dev/null | sed -n 's/.*"name":"\([^"]*\)".*/\1/p')
-	in_cg "cat $a" >/dev/null 2>&1 && ra=1 || ra=0
-	in_cg "cat $b" >/dev/null 2>&1 && rb=1 || rb=0
+	in_cg $cg "cat $a" >/dev/null 2>&1 && ra=1 || ra=0
+	in_cg $cg "cat $b" >/dev/null 2>&1 && rb=1 || rb=0
 	case "$name:$ra$rb" in
 	only-a:01 | only-b:10) ;;
 	:11) none=$((none + 1)); echo "# round $i: no policy" ;;

@@ -3,18 +3,19 @@
 # runs a program of the writer's choosing, as root, outside every cgroup.
 # From a cgroup whose policy has self-protection, writing them must fail
 # with EPERM; the same writes from a sibling whose policy says
-# self_protection: off are the controls. $1: the backend (default cgroup).
+# self_protection: off are the controls. On each backend, or on $1 alone.
 #
 #   a cgroup v1 hierarchy's release_agent and notify_on_release
 #   binfmt_misc's register
 #   sysfs' /sys/kernel/uevent_helper
 #
 # What the lab kernels do not have is skipped, saying why.
-. /lab/lib/tap.sh
+. /lab/lib/lab.sh
 L=/lab/bin/lsmctl
-backend=${1:-cgroup}
+each_backend "$@"
 cg=/sys/fs/cgroup/spo-$backend
 off=/sys/fs/cgroup/spo-$backend-off
+ctl=$off	# the controls: the same writes with self_protection: off
 d=/tmp/spo-$backend
 v1=$d/v1
 bm=$d/binfmt
@@ -32,22 +33,6 @@ Y
 done
 check "apply self_protection: on to $cg ($backend)" $L apply $d/on.yaml --cgroup $cg --backend $backend
 check "apply self_protection: off to $off ($backend)" $L apply $d/off.yaml --cgroup $off --backend $backend
-
-in_cg() { sh -c "echo \$\$ >$1/cgroup.procs && $2"; }
-# held WHAT CMD: CMD works in the self_protection: off cgroup, fails with EPERM in the other
-held() {
-	if in_cg $off "$2" >$d/out 2>&1; then
-		ok "control: $1 works with self_protection: off"
-	else
-		not_ok "control: $1 works with self_protection: off" "$(head -c 300 $d/out)"
-	fi
-	in_cg $cg "$2" >$d/out 2>&1
-	if grep -q "not permitted" $d/out; then
-		ok "held: $1 (EPERM)"
-	else
-		not_ok "held: $1" "no EPERM: $(head -c 300 $d/out)"
-	fi
-}
 
 # cgroup v1: a named hierarchy with no controller, as a container runtime might leave
 if mount -t cgroup -o none,name=lab-spo-$backend none $v1 2>$d/out; then

@@ -1,10 +1,10 @@
 #!/bin/sh
 # Self-protection: root inside a confined cgroup tries to undo or step
 # around its policy, each way in turn; every attempt must fail, and the
-# policy must still deny afterwards. $1: the backend (default cgroup).
-. /lab/lib/tap.sh
+# policy must still deny afterwards. On each backend, or on $1 alone.
+. /lab/lib/lab.sh
 L=/lab/bin/lsmctl
-backend=${1:-cgroup}
+each_backend "$@"
 cg=/sys/fs/cgroup/sp-$backend
 ctl=/sys/fs/cgroup/sp-$backend-ctl	# a sibling with no policy: the controls
 P=/lab/tests/sp-probe
@@ -26,8 +26,6 @@ rules:
     access: read
     action: deny
 Y
-in_cg() { sh -c "echo \$\$ >$cg/cgroup.procs && $*"; }
-in_ctl() { sh -c "echo \$\$ >$ctl/cgroup.procs && $*"; }
 # A successful attempt may have broken the policy: put it back, so that
 # each attempt meets it whole (SP=off shows which attempts would work).
 restore() {
@@ -35,40 +33,16 @@ restore() {
 	rm -rf /sys/fs/bpf/lsmlab 2>/dev/null
 	$L apply /tmp/sp.yaml --cgroup $cg --backend $backend >/dev/null
 }
+on_escape=restore
 # attempt WHAT CMD: CMD (run as root in the cgroup) must fail
 attempt() {
 	_what=$1
 	shift
-	if in_cg "$*" >/tmp/sp.out 2>&1; then
+	if in_cg $cg "$*" >/tmp/sp.out 2>&1; then
 		not_ok "held: $_what" "it worked: $(head -c 300 /tmp/sp.out)"
 		restore
 	else
 		ok "held: $_what"
-	fi
-}
-# attempt_eperm WHAT CMD: CMD must fail with EPERM (where the kernel
-# would refuse later anyway, with another errno, without the policy)
-attempt_eperm() {
-	_what=$1
-	shift
-	in_cg "$*" >/tmp/sp.out 2>&1
-	# (busybox's mount says EPERM its own way)
-	if grep -q -e "not permitted" -e "permission denied (are you root?)" /tmp/sp.out; then
-		ok "held: $_what (EPERM)"
-	else
-		not_ok "held: $_what" "no EPERM: $(head -c 300 /tmp/sp.out)"
-		restore
-	fi
-}
-# held WHAT CMD: CMD works from the sibling cgroup (the control), and
-# fails with EPERM inside
-held() {
-	_what=$1
-	shift
-	if in_ctl "$*" >/tmp/sp.out 2>&1; then
-		attempt_eperm "$_what" "$@"
-	else
-		not_ok "control: $_what" "it failed outside too: $(head -c 300 /tmp/sp.out)"
 	fi
 }
 # listed: the policy is still in lsmctl's list, and enforced
@@ -81,7 +55,7 @@ listed() {
 	still_enforced "$1"
 }
 still_enforced() {
-	if in_cg "cat $secret" >/dev/null 2>&1; then
+	if in_cg $cg "cat $secret" >/dev/null 2>&1; then
 		not_ok "the policy still denies reading the secret ($1)"
 	else
 		ok "the policy still denies reading the secret ($1)"
@@ -95,7 +69,7 @@ npins=$(ls -R /sys/fs/bpf/lsmlab | wc -l)
 
 # leaving the subtree
 attempt "move itself to the root cgroup (cgroup.procs)" "echo \$\$ >/sys/fs/cgroup/cgroup.procs"
-attempt_eperm "open the root's cgroup.threads to move a thread" "exec 3>/sys/fs/cgroup/cgroup.threads"
+expect_eperm "open the root's cgroup.threads to move a thread" "exec 3>/sys/fs/cgroup/cgroup.threads"
 attempt "move an outside task in a cgroup outside" "echo $outsider >/sys/fs/cgroup/cgroup.procs"
 attempt "clone3(CLONE_INTO_CGROUP) into the root cgroup" "lab-try clone-into /sys/fs/cgroup"
 # held by the kernel's design too: the namespace's root is the cgroup itself
@@ -106,10 +80,10 @@ sleep 300 &
 v1=$!
 sleep 300 &
 v2=$!
-in_ctl "echo $v1 >$ctl/cgroup.procs" && ok "control: a task pulls one from outside into its cgroup" ||
+in_cg $ctl "echo $v1 >$ctl/cgroup.procs" && ok "control: a task pulls one from outside into its cgroup" ||
 	not_ok "control: a task pulls one from outside into its cgroup"
 was=$(cat /proc/$v2/cgroup)
-attempt_eperm "pull a task from outside into its own cgroup" "echo $v2 >$cg/cgroup.procs"
+expect_eperm "pull a task from outside into its own cgroup" "echo $v2 >$cg/cgroup.procs"
 [ "$(cat /proc/$v2/cgroup)" = "$was" ] && ok "the task outside stayed outside" ||
 	not_ok "the task outside stayed outside" "$(cat /proc/$v2/cgroup)"
 kill $v1 $v2
@@ -142,13 +116,13 @@ still_enforced "after the attempts on its pins"
 attempt "ptrace a task outside" "lab-try ptrace $outsider"
 attempt "signal a task outside" "kill -STOP $outsider"
 head -c 4096 /dev/zero >/tmp/sp/m.ko
-attempt_eperm "load a kernel module (finit_module)" "insmod /tmp/sp/m.ko"
+expect_eperm "load a kernel module (finit_module)" "insmod /tmp/sp/m.ko"
 mknod /tmp/sp/mem c 1 1 2>/dev/null
-attempt_eperm "open /dev/mem" "exec 3</tmp/sp/mem"
+expect_eperm "open /dev/mem" "exec 3</tmp/sp/mem"
 attempt "write /proc/sysrq-trigger" "echo h >/proc/sysrq-trigger"
 attempt "sysctl kernel.unprivileged_bpf_disabled" "echo 2 >/proc/sys/kernel/unprivileged_bpf_disabled"
 attempt "sysctl kernel.sysrq" "echo 1 >/proc/sys/kernel/sysrq"
-if in_cg "echo 1 >/proc/sys/kernel/bpf_stats_enabled"; then
+if in_cg $cg "echo 1 >/proc/sys/kernel/bpf_stats_enabled"; then
 	ok "sysctl kernel.bpf_stats_enabled is allowed"
 else
 	not_ok "sysctl kernel.bpf_stats_enabled is allowed"
@@ -163,25 +137,25 @@ echo "$out" | grep -q "rule=self" && ok "events reports self-protection denials 
 mkdir -p /tmp/sp/t /tmp/sp/v1
 held "mount a tmpfs" "mount -t tmpfs none /tmp/sp/t && umount /tmp/sp/t"
 mount -t tmpfs none /tmp/sp/t
-in_ctl "umount /tmp/sp/t" && ok "control: umount works outside" || not_ok "control: umount works outside"
+in_cg $ctl "umount /tmp/sp/t" && ok "control: umount works outside" || not_ok "control: umount works outside"
 mount -t tmpfs none /tmp/sp/t
-attempt_eperm "umount a filesystem" "umount /tmp/sp/t"
+expect_eperm "umount a filesystem" "umount /tmp/sp/t"
 umount /tmp/sp/t 2>/dev/null
-attempt_eperm "umount the BPF filesystem, every pin with it" "umount /sys/fs/bpf"
-attempt_eperm "umount -l the cgroup2 mount" "umount -l /sys/fs/cgroup"
-attempt_eperm "a tmpfs over the policy's cgroup folder" "mount -t tmpfs none $cg"
+expect_eperm "umount the BPF filesystem, every pin with it" "umount /sys/fs/bpf"
+expect_eperm "umount -l the cgroup2 mount" "umount -l /sys/fs/cgroup"
+expect_eperm "a tmpfs over the policy's cgroup folder" "mount -t tmpfs none $cg"
 held "mount a cgroup v1 hierarchy (release_agent)" \
 	"mount -t cgroup -o none,name=sp-$backend none /tmp/sp/v1 && umount /tmp/sp/v1"
-attempt_eperm "bind-mount over the BPF filesystem" "mount --bind /tmp/sp /sys/fs/bpf"
+expect_eperm "bind-mount over the BPF filesystem" "mount --bind /tmp/sp /sys/fs/bpf"
 held "fsopen() (the new mount API)" "$P fsopen"
 # the initramfs root cannot be pivoted (EINVAL): the control shows only
 # that nothing but the guard says EPERM
 mkdir -p /tmp/sp/pr
 mount -t tmpfs none /tmp/sp/pr && mkdir -p /tmp/sp/pr/old
-in_ctl "$P pivot-root /tmp/sp/pr /tmp/sp/pr/old" >/tmp/sp.out 2>&1
+in_cg $ctl "$P pivot-root /tmp/sp/pr /tmp/sp/pr/old" >/tmp/sp.out 2>&1
 grep -q "not permitted" /tmp/sp.out && not_ok "control: pivot_root is not EPERM outside" ||
 	ok "control: pivot_root is not EPERM outside ($(cat /tmp/sp.out))"
-attempt_eperm "pivot_root (a new root for every task on the old one)" \
+expect_eperm "pivot_root (a new root for every task on the old one)" \
 	"$P pivot-root /tmp/sp/pr /tmp/sp/pr/old"
 umount /tmp/sp/pr
 mount -t tmpfs none /tmp/sp/t
@@ -210,9 +184,9 @@ held "flock lsmctl's folder" "$P flock $pins"
 # the events ring: read-only inside, so no consumer position to move
 held "BPF_OBJ_GET the events ring read-write" "$P objget $pins/events"
 held "BPF_MAP_GET_FD_BY_ID the events ring read-write" "$P mapid-rw $pins/events"
-check "BPF_OBJ_GET read-only still works inside" in_cg "$P objget-ro $pins/events"
-check "lsmctl list still works inside" in_cg "$L list"
-if in_cg "$L events --timeout 1" >/tmp/sp.out 2>&1; then
+check "BPF_OBJ_GET read-only still works inside" in_cg $cg "$P objget-ro $pins/events"
+check "lsmctl list still works inside" in_cg $cg "$L list"
+if in_cg $cg "$L events --timeout 1" >/tmp/sp.out 2>&1; then
 	not_ok "lsmctl events is refused inside" "$(head -c 300 /tmp/sp.out)"
 else
 	grep -q "self-protection" /tmp/sp.out && ok "lsmctl events is refused inside, and says why" ||
@@ -226,7 +200,7 @@ for how in setown setown-ex fiosetown; do
 	held "SIGIO to a task outside: $how" "$P $how $v"
 	kill -0 $v 2>/dev/null && kill $v
 done
-check "F_SETOWN to itself still works inside" in_cg "exec $P setown \$\$"
+check "F_SETOWN to itself still works inside" in_cg $cg "exec $P setown \$\$"
 held "O_ASYNC on a terminal (SIGIO to its foreground group)" "$P tty-async"
 held "TIOCSCTTY 0x100000001 (1 to the kernel: steal a terminal)" "$P tiocsctty-hi"
 held "a lease on a file (every other open waits for it)" "$P lease $secret.lease"
@@ -234,18 +208,18 @@ held "perf_event_open on a task outside" "$P perf $outsider"
 held "TIOCSTI into a terminal opened for ioctl only" "$P tiocsti"
 
 # reading tasks outside opens more than it says (/proc/PID/fd, ns, environ)
-in_ctl "cat /proc/$outsider/environ" >/dev/null 2>&1 && ok "control: /proc/PID/environ of a task outside" ||
+in_cg $ctl "cat /proc/$outsider/environ" >/dev/null 2>&1 && ok "control: /proc/PID/environ of a task outside" ||
 	not_ok "control: /proc/PID/environ of a task outside"
 attempt "read /proc/PID/environ of a task outside" "cat /proc/$outsider/environ"
 attempt "read /proc/PID/fd/0's link of a task outside" "readlink /proc/$outsider/fd/0"
-check "ps still works inside" in_cg "ps >/dev/null"
+check "ps still works inside" in_cg $cg "ps >/dev/null"
 held "prlimit on a task outside" "$P prlimit $outsider"
 
 # another task's /proc files, its own cgroup's limits, the machine's knobs
 held "write oom_score_adj of a task outside" "echo 0 >/proc/$outsider/oom_score_adj"
 held "write its own oom_score_adj (at -1000 the OOM killer picks outside)" \
 	"echo 0 >/proc/self/oom_score_adj"
-check "its own /proc files are still its own (comm)" in_cg "echo sp >/proc/self/comm"
+check "its own /proc files are still its own (comm)" in_cg $cg "echo sp >/proc/self/comm"
 if [ -e /proc/irq/default_smp_affinity ]; then
 	held "write a /proc file of the machine's (irq/default_smp_affinity)" \
 		"exec 3>>/proc/irq/default_smp_affinity"
@@ -253,7 +227,7 @@ else
 	skip "write a /proc file of the machine's" "no /proc/irq in this kernel"
 fi
 held "raise its own cgroup's limit (cgroup.max.descendants)" "echo max >$cg/cgroup.max.descendants"
-check "limits below its cgroup are still its own" in_cg "echo max >$cg/inner/cgroup.max.descendants"
+check "limits below its cgroup are still its own" in_cg $cg "echo max >$cg/inner/cgroup.max.descendants"
 held "open a sysfs file for writing (/sys/bus/pci/rescan)" "exec 3>>/sys/bus/pci/rescan"
 held "open securityfs' lockdown for writing" "exec 3>>/sys/kernel/security/lockdown"
 blk=$(cat /sys/block/*/dev 2>/dev/null | head -1)
@@ -276,11 +250,11 @@ fi
 held "make a cgroup outside the subtree" "mkdir /sys/fs/cgroup/sp-$backend-x\$\$"
 rmdir /sys/fs/cgroup/sp-$backend-x* 2>/dev/null
 mkdir -p /sys/fs/cgroup/sp-$backend-e1 /sys/fs/cgroup/sp-$backend-e2
-in_ctl "rmdir /sys/fs/cgroup/sp-$backend-e1" && ok "control: remove an empty cgroup outside" ||
+in_cg $ctl "rmdir /sys/fs/cgroup/sp-$backend-e1" && ok "control: remove an empty cgroup outside" ||
 	not_ok "control: remove an empty cgroup outside"
-attempt_eperm "remove an empty cgroup outside (it may carry a policy)" "rmdir /sys/fs/cgroup/sp-$backend-e2"
+expect_eperm "remove an empty cgroup outside (it may carry a policy)" "rmdir /sys/fs/cgroup/sp-$backend-e2"
 rmdir /sys/fs/cgroup/sp-$backend-e1 /sys/fs/cgroup/sp-$backend-e2 2>/dev/null
-check "make and remove a cgroup inside still works" in_cg "mkdir $cg/inner/x && rmdir $cg/inner/x"
+check "make and remove a cgroup inside still works" in_cg $cg "mkdir $cg/inner/x && rmdir $cg/inner/x"
 
 # programs the kernel runs as root in the root cgroup: a module request
 printf '#!/bin/sh\ntouch /tmp/sp/modprobe-ran\n' >/tmp/sp/modprobe
@@ -288,11 +262,11 @@ chmod +x /tmp/sp/modprobe
 modprobe_was=$(cat /proc/sys/kernel/modprobe)
 echo /tmp/sp/modprobe >/proc/sys/kernel/modprobe
 rm -f /tmp/sp/modprobe-ran
-in_ctl "$P socket 35" >/dev/null 2>&1
+in_cg $ctl "$P socket 35" >/dev/null 2>&1
 if [ -e /tmp/sp/modprobe-ran ]; then
 	ok "control: socket() of an unknown family runs modprobe"
 	rm -f /tmp/sp/modprobe-ran
-	in_cg "$P socket 35" >/dev/null 2>&1
+	in_cg $cg "$P socket 35" >/dev/null 2>&1
 	[ -e /tmp/sp/modprobe-ran ] && not_ok "held: a module request from inside runs no modprobe" ||
 		ok "held: a module request from inside runs no modprobe"
 else
@@ -308,7 +282,7 @@ listed "after lsmctl ran with a tmpfs over the cgroup2 mount"
 
 # flooding the events ring (256 KiB, under 2000 events) mutes nothing unsaid
 $L events --timeout 1 >/dev/null 2>&1	# an empty ring to begin with
-in_cg "$P flood 5000 $secret" >/dev/null
+in_cg $cg "$P flood 5000 $secret" >/dev/null
 lost=$($L stats -j | sed -n 's/.*"name":"sp-'$backend'"[^]]*\][^}]*"lost_events":\([0-9]*\).*/\1/p')
 [ "${lost:-0}" -gt 0 ] && ok "a flood of denials: lsmctl stats counts $lost lost event(s)" ||
 	not_ok "a flood of denials: lsmctl stats counts the lost events" "$($L stats 2>&1 | tail -5)"
@@ -354,7 +328,7 @@ $L events --timeout 1 >/dev/null 2>&1	# drained, for the next test
 # self_protection: off gives all of that back
 printf 'name: sp-off\nself_protection: off\nrules:\n  - ptrace: deny\n' >/tmp/sp/off.yaml
 check "apply with self_protection: off" $L apply /tmp/sp/off.yaml --cgroup $cg --backend $backend
-if in_cg "echo \$\$ >/sys/fs/cgroup/cgroup.procs"; then
+if in_cg $cg "echo \$\$ >/sys/fs/cgroup/cgroup.procs"; then
 	ok "with self_protection: off, leaving the cgroup works"
 else
 	not_ok "with self_protection: off, leaving the cgroup works"

@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Escapes: reaching the denied port some other way. */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/udp.h>
+#include <poll.h>
+
+#include "escapes.h"
+
+/* --- probes: network ----------------------------------------------------- */
+
+enum net_how {
+	N_CONNECT,		/* connect() */
+	N_SENDTO,		/* sendto() with the address */
+	N_SENDMSG,		/* sendmsg() with msg_name */
+	N_SENDMMSG,		/* sendmmsg() with msg_name */
+	N_CONNECTED_SENDTO,	/* connect() to PORT_OTHER, then sendto() the address */
+	N_FASTOPEN,		/* TCP: sendto(MSG_FASTOPEN), which connects */
+	N_URING_CONNECT,	/* io_uring IORING_OP_CONNECT */
+};
+
+/* The address's family, when not the socket's. */
+#define SA_INET		AF_INET		/* a sockaddr_in on an AF_INET6 socket */
+
+#define SA_UNSPEC	(-1)		/* a sockaddr_in with sin_family AF_UNSPEC */
+
+struct net {
+	int family;
+	int type;
+	const char *addr;
+	enum net_how how;
+	int sa;		/* 0: the socket's family; SA_INET; SA_UNSPEC */
+};
+
+/* Did a datagram carrying @tag reach listener @fd? Drains what is queued. */
+static bool udp_arrived(int fd, const char *tag)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	char buf[256];
+	bool found = false;
+	ssize_t n;
+
+	poll(&pfd, 1, 500);
+	while ((n = recv(fd, buf, sizeof(buf) - 1, MSG_DONTWAIT)) >= 0) {
+		buf[n] = '\0';
+		if (!strcmp(buf, tag))
+			found = true;
+	}
+	return found;
+}
+
+static int udp_listener_for(const char *addr)
+{
+	return strchr(addr, '.') ? l_udp4 : l_udp6;	/* IPv4 or IPv4-mapped */
+}
+
+static int p_net(const void *arg)
+{
+	const struct net *n = arg;
+	struct sockaddr_storage ss, other;
+	struct io_uring_sqe sqe = { 0 };
+	struct iovec iov;
+	struct mmsghdr mm = { 0 };
+	struct msghdr msg = { 0 };
+	socklen_t len, olen;
+	struct uring r;
+	char tag[32];
+	int fd, err = 0, res;
+	ssize_t sent;
+
+	snprintf(tag, sizeof(tag), "esc-%d", getpid());
+	fill_addr(&ss, &len, n->sa ? AF_INET : n->family, n->addr, PORT);
+	if (n->sa == SA_UNSPEC)
+		ss.ss_family = AF_UNSPEC;	/* udp_sendmsg() takes it for AF_INET */
+	fd = socket(n->family, n->type | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return errno;
+	iov.iov_base = tag;
+	iov.iov_len = strlen(tag);
+	msg.msg_name = &ss;
+	msg.msg_namelen = len;
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	switch (n->how) {
+	case N_CONNECT:
+		if (connect(fd, (struct sockaddr *)&ss, len))
+			err = errno;
+		return err;	/* connect() getting through is the escape */
+	case N_SENDTO:
+		sent = sendto(fd, tag, strlen(tag), 0, (struct sockaddr *)&ss, len);
+		break;
+	case N_SENDMSG:
+		sent = sendmsg(fd, &msg, 0);
+		break;
+	case N_SENDMMSG:
+		mm.msg_hdr = msg;
+		sent = sendmmsg(fd, &mm, 1, 0) == 1 ? (ssize_t)mm.msg_len : -1;
+		break;
+	case N_CONNECTED_SENDTO:
+		fill_addr(&other, &olen, n->family, n->addr, PORT_OTHER);
+		if (connect(fd, (struct sockaddr *)&other, olen))
+			return BROKEN;
+		sent = sendto(fd, tag, strlen(tag), 0, (struct sockaddr *)&ss, len);
+		break;
+	case N_FASTOPEN:
+		sent = sendto(fd, tag, strlen(tag), MSG_FASTOPEN, (struct sockaddr *)&ss, len);
+		return sent < 0 ? errno : 0;	/* it connected and sent */
+	case N_URING_CONNECT:
+		err = uring_init(&r);
+		if (err)
+			return err;
+		sqe.opcode = IORING_OP_CONNECT;
+		sqe.fd = fd;
+		sqe.addr = (uintptr_t)&ss;
+		sqe.off = len;
+		res = uring_run(&r, &sqe);
+		return res < 0 ? -res : 0;
+	default:
+		return BROKEN;
+	}
+	if (sent < 0)
+		return errno;
+	return udp_arrived(udp_listener_for(n->addr), tag) ? 0 : BROKEN;
+}
+
+/*
+ * A raw IPv4 socket (CAP_NET_RAW) sending a UDP datagram to port 25 of
+ * its own making: the address it sends to has no port.
+ */
+static int p_raw_udp(const void *arg)
+{
+	struct {
+		struct udphdr uh;
+		char data[32];
+	} pkt = { 0 };
+	struct sockaddr_storage ss;
+	socklen_t len;
+	size_t dlen;
+	int fd;
+
+	(void)arg;
+	snprintf(pkt.data, sizeof(pkt.data), "esc-%d", getpid());
+	dlen = strlen(pkt.data);
+	pkt.uh.source = htons(40000);
+	pkt.uh.dest = htons(PORT);
+	pkt.uh.len = htons(sizeof(pkt.uh) + dlen);
+	pkt.uh.check = 0;	/* none: allowed for UDP over IPv4 */
+	fill_addr(&ss, &len, AF_INET, "127.0.0.1", 0);
+	fd = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_UDP);
+	if (fd < 0)
+		return errno;
+	if (sendto(fd, &pkt, sizeof(pkt.uh) + dlen, 0, (struct sockaddr *)&ss, len) < 0)
+		return errno;
+	return udp_arrived(l_udp4, pkt.data) ? 0 : BROKEN;
+}
+
+/* bind() a TCP socket to 0.0.0.0:PORT_BIND, the address's family @sa. */
+static int p_bind(const void *sa)
+{
+	struct sockaddr_in sin = {
+		.sin_family = *(const int *)sa,
+		.sin_port = htons(PORT_BIND),
+		.sin_addr.s_addr = htonl(INADDR_ANY),
+	};
+	int one = 1, fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), err;
+	socklen_t len = sizeof(sin);
+
+	if (fd < 0)
+		return errno;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	err = bind(fd, (struct sockaddr *)&sin, sizeof(sin)) ? errno : 0;
+	/* the port it got is the one asked for */
+	if (!err && (getsockname(fd, (struct sockaddr *)&sin, &len) ||
+		     ntohs(sin.sin_port) != PORT_BIND))
+		err = BROKEN;
+	close(fd);
+	return err;
+}
+
+/* A socket connected outside (@req), passed in: send on it. */
+static int p_passed_connected(const void *req)
+{
+	int fd = ask_outsider(*(const char *)req);
+	char tag[32];
+	ssize_t sent;
+
+	if (fd < 0)
+		return BROKEN;
+	snprintf(tag, sizeof(tag), "esc-%d", getpid());
+	sent = send(fd, tag, strlen(tag), MSG_NOSIGNAL);
+	if (sent < 0)
+		return errno;
+	if (*(const char *)req == REQ_UDP_CONNECTED)
+		return udp_arrived(l_udp4, tag) ? 0 : BROKEN;
+	return 0;
+}
+
+/* A socket made outside (@req), not connected, passed in: reach port 25 with it. */
+static int p_passed_fresh(const void *req)
+{
+	int fd = ask_outsider(*(const char *)req);
+	struct sockaddr_storage ss;
+	socklen_t len;
+	char tag[32];
+
+	if (fd < 0)
+		return BROKEN;
+	fill_addr(&ss, &len, AF_INET, "127.0.0.1", PORT);
+	if (*(const char *)req == REQ_TCP_FRESH)
+		return connect(fd, (struct sockaddr *)&ss, len) ? errno : 0;
+	snprintf(tag, sizeof(tag), "esc-%d", getpid());
+	if (sendto(fd, tag, strlen(tag), 0, (struct sockaddr *)&ss, len) < 0)
+		return errno;
+	return udp_arrived(l_udp4, tag) ? 0 : BROKEN;
+}
+
+/*
+ * Run from outside: a socket made inside the main cgroup (by a child
+ * that joins it), passed out, connects to port 25 from here. Which
+ * cgroup's policy the socket hooks follow: the socket's or the task's.
+ */
+static int p_socket_made_inside(const void *arg)
+{
+	struct sockaddr_storage ss;
+	int sv[2], fd, s, err;
+	socklen_t len;
+	pid_t pid;
+
+	(void)arg;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
+		return BROKEN;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return BROKEN;
+	if (pid == 0) {
+		if (cgroup_enter(cg.main))
+			_exit(1);
+		s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		_exit(s < 0 || send_fd(sv[1], s) ? 1 : 0);
+	}
+	fd = recv_fd(sv[0]);
+	wait_child(pid);
+	if (fd < 0)
+		return BROKEN;
+	fill_addr(&ss, &len, AF_INET, "127.0.0.1", PORT);
+	err = connect(fd, (struct sockaddr *)&ss, len) ? errno : 0;
+	close(fd);
+	return err;
+}
+
+void test_network(void)
+{
+	static const struct net
+		tcp4 = { AF_INET, SOCK_STREAM, "127.0.0.1", N_CONNECT, 0 },
+		tcp6 = { AF_INET6, SOCK_STREAM, "::1", N_CONNECT, 0 },
+		tcp_mapped = { AF_INET6, SOCK_STREAM, "::ffff:127.0.0.1", N_CONNECT, 0 },
+		udp4_connect = { AF_INET, SOCK_DGRAM, "127.0.0.1", N_CONNECT, 0 },
+		udp6_connect = { AF_INET6, SOCK_DGRAM, "::1", N_CONNECT, 0 },
+		udp4_sendto = { AF_INET, SOCK_DGRAM, "127.0.0.1", N_SENDTO, 0 },
+		udp6_sendto = { AF_INET6, SOCK_DGRAM, "::1", N_SENDTO, 0 },
+		udp_mapped_sendto = { AF_INET6, SOCK_DGRAM, "::ffff:127.0.0.1", N_SENDTO, 0 },
+		udp4_sendmsg = { AF_INET, SOCK_DGRAM, "127.0.0.1", N_SENDMSG, 0 },
+		udp6_sendmsg = { AF_INET6, SOCK_DGRAM, "::1", N_SENDMSG, 0 },
+		udp4_sendmmsg = { AF_INET, SOCK_DGRAM, "127.0.0.1", N_SENDMMSG, 0 },
+		udp4_redirect = { AF_INET, SOCK_DGRAM, "127.0.0.1", N_CONNECTED_SENDTO, 0 },
+		tfo4 = { AF_INET, SOCK_STREAM, "127.0.0.1", N_FASTOPEN, 0 },
+		tfo6 = { AF_INET6, SOCK_STREAM, "::1", N_FASTOPEN, 0 },
+		uring4 = { AF_INET, SOCK_STREAM, "127.0.0.1", N_URING_CONNECT, 0 },
+		uring6 = { AF_INET6, SOCK_STREAM, "::1", N_URING_CONNECT, 0 },
+		tcp4_any = { AF_INET, SOCK_STREAM, "0.0.0.0", N_CONNECT, 0 },
+		tcp6_any = { AF_INET6, SOCK_STREAM, "::", N_CONNECT, 0 },
+		udp4_unspec_sendto = { AF_INET, SOCK_DGRAM, "127.0.0.1", N_SENDTO, SA_UNSPEC },
+		udp4_unspec_sendmsg = { AF_INET, SOCK_DGRAM, "127.0.0.1", N_SENDMSG, SA_UNSPEC },
+		udp6_sin_sendto = { AF_INET6, SOCK_DGRAM, "127.0.0.1", N_SENDTO, SA_INET };
+	static const int sa_inet = AF_INET, sa_unspec = AF_UNSPEC;
+	static const char udp_conn = REQ_UDP_CONNECTED, tcp_conn = REQ_TCP_CONNECTED;
+	static const char tcp_fresh = REQ_TCP_FRESH, udp_fresh = REQ_UDP_FRESH;
+	bool global = !strcmp(lab_backend, "global");
+	const char *m = cg.main;
+	int rc;
+
+	tap_note("--- network: connect to port 25, family inet and family inet6");
+	attempt(m, HOLD, true, "TCP connect 127.0.0.1:25", "socket_connect", p_net, &tcp4);
+	attempt(m, HOLD, true, "TCP connect [::1]:25", "socket_connect, the inet6 rule",
+		p_net, &tcp6);
+	attempt(m, HOLD, true, "TCP connect [::ffff:127.0.0.1]:25 on an AF_INET6 socket",
+		"socket_connect", p_net, &tcp_mapped);
+	attempt(m, HOLD, true, "UDP connect() 127.0.0.1:25", "socket_connect",
+		p_net, &udp4_connect);
+	attempt(m, HOLD, true, "UDP connect() [::1]:25", "socket_connect", p_net, &udp6_connect);
+	attempt(m, HOLD, true, "UDP sendto() 127.0.0.1:25 without connect",
+		"socket_sendmsg checks msg_name", p_net, &udp4_sendto);
+	attempt(m, HOLD, true, "UDP sendto() [::1]:25 without connect",
+		"socket_sendmsg checks msg_name", p_net, &udp6_sendto);
+	attempt(m, HOLD, true, "UDP sendto() [::ffff:127.0.0.1]:25 on an AF_INET6 socket",
+		"socket_sendmsg", p_net, &udp_mapped_sendto);
+	attempt(m, HOLD, true, "UDP sendmsg() with msg_name 127.0.0.1:25", "socket_sendmsg",
+		p_net, &udp4_sendmsg);
+	attempt(m, HOLD, true, "UDP sendmsg() with msg_name [::1]:25", "socket_sendmsg",
+		p_net, &udp6_sendmsg);
+	attempt(m, HOLD, true, "UDP sendto() 127.0.0.1:25, the sockaddr_in's sin_family "
+		"AF_UNSPEC (udp_sendmsg() takes it as AF_INET)",
+		"socket_sendmsg: POLICY.md, connect rules also check sendto with an address",
+		p_net, &udp4_unspec_sendto);
+	attempt(m, HOLD, true, "UDP sendmsg() with msg_name 127.0.0.1:25, sin_family AF_UNSPEC",
+		"socket_sendmsg", p_net, &udp4_unspec_sendmsg);
+	attempt(m, HOLD, true, "UDP sendto() a sockaddr_in 127.0.0.1:25 on an AF_INET6 socket",
+		"socket_sendmsg: the address's own family", p_net, &udp6_sin_sendto);
+	attempt(m, HOLD, true, "TCP connect 0.0.0.0:25 (Linux connects to loopback)",
+		"socket_connect: the rule is on any address", p_net, &tcp4_any);
+	attempt(m, HOLD, true, "TCP connect [::]:25 (Linux connects to ::1)",
+		"socket_connect: the rule is on any address", p_net, &tcp6_any);
+	attempt(m, HOLD, true, "UDP sendmmsg() with msg_name 127.0.0.1:25",
+		"socket_sendmsg, once per message", p_net, &udp4_sendmmsg);
+	attempt(m, HOLD, true, "UDP connect() to port 26 (allowed), then sendto() port 25",
+		"socket_sendmsg checks msg_name", p_net, &udp4_redirect);
+	attempt(m, HOLD, true, "TCP Fast Open: sendto(MSG_FASTOPEN) 127.0.0.1:25, no connect()",
+		"socket_sendmsg sees the address", p_net, &tfo4);
+	attempt(m, HOLD, true, "TCP Fast Open: sendto(MSG_FASTOPEN) [::1]:25, no connect()",
+		"socket_sendmsg sees the address", p_net, &tfo6);
+	attempt(m, HOLD, true, "io_uring IORING_OP_CONNECT 127.0.0.1:25", "socket_connect",
+		p_net, &uring4);
+	attempt(m, HOLD, true, "io_uring IORING_OP_CONNECT [::1]:25", "socket_connect",
+		p_net, &uring6);
+	attempt(m, global ? HOLD : DOC, true,
+		"connect() 127.0.0.1:25 with a TCP socket made outside, passed in",
+		global ? "the global backend checks the current task's cgroup" :
+		"on the cgroup backend socket hooks run for the cgroup the socket was made "
+		"in (POLICY.md: nesting, backends)", p_passed_fresh, &tcp_fresh);
+	attempt(m, global ? HOLD : DOC, true,
+		"sendto() 127.0.0.1:25 with a UDP socket made outside, passed in",
+		global ? "the global backend checks the current task's cgroup" :
+		"socket hooks run for the calling task's cgroup on 6.1 (POLICY.md)",
+		p_passed_fresh, &udp_fresh);
+	rc = probe_pid(cg.ctl, p_socket_made_inside, NULL, NULL);
+	tap_result(rc == 0 || rc == EPERM, "which cgroup socket hooks follow: a socket made in %s, "
+		   "passed out, connect() 127.0.0.1:25 from %s: %s, so the %s",
+		   m, cg.ctl, errname(rc), rc == EPERM ? "socket's cgroup" : "task's cgroup");
+	if (!global && rc == 0)
+		tap_note("as POLICY.md says: the cgroup backend follows the calling "
+			 "task's cgroup on 6.1, like the global backend");
+	record("(info) a socket made inside, passed out, connect() :25 from outside",
+	       rc == EPERM ? "denied: hooks follow the socket's cgroup" :
+	       rc == 0 ? "allowed: hooks follow the task's cgroup" : "could not try", NULL);
+	attempt(m, DOC, false, "send() on a TCP socket connected to :25 outside, passed in",
+		"no rule on an already-connected socket's traffic (POLICY.md: cannot express "
+		"yet)", p_passed_connected, &tcp_conn);
+	attempt(m, DOC, false, "send() on a UDP socket connected to :25 outside, passed in",
+		"no rule on an already-connected socket's traffic", p_passed_connected,
+		&udp_conn);
+	attempt(m, DOC, true, "a raw IPv4 socket sends a hand-made UDP datagram to port 25",
+		"the raw socket's address has no port; needs CAP_NET_RAW, which a capability "
+		"rule (net_raw) or a socket rule (type raw) would deny", p_raw_udp, NULL);
+
+	tap_note("--- network, %s: connect family inet cidr 127.0.0.0/8 port 25; bind family "
+		 "inet port %d", cg.v4, PORT_BIND);
+	rc = probe_pid(cg.v4, p_net, &tcp6, NULL);
+	tap_result(rc == 0, "control: TCP connect [::1]:25 works in %s: the rule is inet only "
+		   "(got %s)", cg.v4, errname(rc));
+	attempt(cg.v4, HOLD, false,
+		"inet rule only: TCP connect [::ffff:127.0.0.1]:25 on an AF_INET6 socket",
+		"an IPv4-mapped address is IPv4 traffic", p_net, &tcp_mapped);
+	attempt(cg.v4, HOLD, false,
+		"inet rule only: UDP sendto() [::ffff:127.0.0.1]:25 on an AF_INET6 socket",
+		"an IPv4-mapped address is IPv4 traffic", p_net, &udp_mapped_sendto);
+	attempt(cg.v4, DOC, true, "cidr 127.0.0.0/8: TCP connect 0.0.0.0:25, which Linux "
+		"connects to 127.0.0.1", "rules match the address as given, and 0.0.0.0 (or [::]) "
+		"means this host; a cidr rule meant for loopback must list 0.0.0.0/32 too",
+		p_net, &tcp4_any);
+	attempt(cg.v4, HOLD, true, "bind 0.0.0.0:2525", "socket_bind", p_bind, &sa_inet);
+	attempt(cg.v4, HOLD, true, "bind 0.0.0.0:2525 with sin_family AF_UNSPEC (inet_bind() "
+		"takes it as AF_INET for INADDR_ANY)", "socket_bind", p_bind, &sa_unspec);
+}

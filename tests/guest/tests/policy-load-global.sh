@@ -1,3 +1,0 @@
-#!/bin/sh
-# policy-load.sh on the global backend.
-exec /lab/tests/policy-load.sh global
