@@ -62,7 +62,7 @@ static int attach(struct bpf_program *prog, unsigned int hook, const struct comp
 static int cgroup_install(const char *staging, const struct compiled *c, __u32 policy,
 			  int cgroup_fd, char *err, size_t errlen)
 {
-	/* libbpf pins the maps the engine marks for pinning in @staging, as it loads */
+	/* the maps the engine marks for pinning go to @staging (store_load()) */
 	LIBBPF_OPTS(bpf_object_open_opts, opts, .pin_root_path = staging);
 	struct policy_cgroup *skel = policy_cgroup__open_opts(&opts);
 	struct bpf_program *progs[LAB_NR_HOOKS];
@@ -93,11 +93,9 @@ static int cgroup_install(const char *staging, const struct compiled *c, __u32 p
 	rc = store_share_events(skel->maps.events, err, errlen);
 	if (rc)
 		goto out;
-	if (policy_cgroup__load(skel)) {
-		rc = errf(err, errlen, -errno, "the kernel refused the policy's programs (%s)%s",
-			  strerror(errno), " - the verifier's log, if any, is above");
+	rc = store_load(skel->obj, staging, "the policy's programs", err, errlen);
+	if (rc)
 		goto out;
-	}
 	maps = (struct rule_maps)RULE_MAPS_OF(skel);
 	rc = rule_maps_fill(&maps, policy, c);
 	if (rc) {

@@ -24,7 +24,7 @@
 #define GLOBAL_NAME "global"
 #define GLOBAL_DIR PIN_ROOT "/" GLOBAL_NAME
 
-/* The global object, whose maps libbpf pins in (or finds in) @dir. */
+/* The global object, its pinned maps at home in @dir (store_load(), open_pinned_maps()). */
 static struct policy_global *global_open(const char *dir)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, opts, .pin_root_path = dir);

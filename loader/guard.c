@@ -39,7 +39,7 @@ static int kernel_has_hook(const struct btf *vmlinux, const char *hook)
 	return btf__find_by_name_kind(vmlinux, name, BTF_KIND_FUNC) > 0;
 }
 
-/* The guard's object, whose maps libbpf pins in (or finds in) @dir. */
+/* The guard's object, its pinned maps at home in @dir (store_load(), open_pinned_maps()). */
 static struct guard *guard_open(const char *dir)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, opts, .pin_root_path = dir);

@@ -39,7 +39,7 @@ void hook_pin(char *buf, size_t len, const char *folder, const char *what, unsig
 int instance_programs(struct bpf_object *obj, struct bpf_program **progs, char *err,
 		      size_t errlen);
 /*
- * Give every map of @obj (opened, not loaded) that libbpf pins the fd of
+ * Give every map of @obj (opened, not loaded) with a pin path the fd of
  * its pin: an instance loaded earlier, opened again; 0 or -errno.
  */
 int open_pinned_maps(struct bpf_object *obj);

@@ -336,15 +336,46 @@ int store_share_events(struct bpf_map *map, char *err, size_t errlen)
 	return 0;
 }
 
+int store_load(struct bpf_object *obj, const char *dir, const char *what, char *err,
+	       size_t errlen)
+{
+	char path[PATH_MAX];
+	struct bpf_map *map;
+	__u64 marked = 0;
+	unsigned int i = 0;
+
+	/* a map with no pin path is created by the load, never reused */
+	bpf_object__for_each_map(map, obj) {
+		if (i >= 64)
+			return errf(err, errlen, -E2BIG, "%s: more than 64 maps", what);
+		if (bpf_map__pin_path(map)) {
+			marked |= 1ull << i;
+			if (bpf_map__set_pin_path(map, NULL))
+				return errf(err, errlen, -EINVAL, "%s: cannot unpin", what);
+		}
+		i++;
+	}
+	if (bpf_object__load(obj))
+		return errf(err, errlen, -errno, "the kernel refused %s (%s)%s", what,
+			    strerror(errno), " - the verifier's log, if any, is above");
+	i = 0;
+	bpf_object__for_each_map(map, obj) {
+		if (marked & (1ull << i++)) {
+			snprintf(path, sizeof(path), "%s/%s", dir, bpf_map__name(map));
+			if (bpf_map__pin(map, path))
+				return errf(err, errlen, -errno, "pin %s: %s", path,
+					    strerror(errno));
+		}
+	}
+	return 0;
+}
+
 int store_load_shared(struct bpf_object *obj, const char *tmp, const char *what, char *err,
 		      size_t errlen)
 {
 	if (mkdir(tmp, 0700))
 		return errf(err, errlen, -errno, "mkdir %s: %s", tmp, strerror(errno));
-	if (bpf_object__load(obj))
-		return errf(err, errlen, -errno, "the kernel refused %s (%s)%s", what,
-			    strerror(errno), " - the verifier's log, if any, is above");
-	return 0;
+	return store_load(obj, tmp, what, err, errlen);
 }
 
 void policy_dir(__u64 cgroup_id, char *buf, size_t len)

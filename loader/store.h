@@ -80,10 +80,17 @@ struct bpf_object;
 int store_share_events(struct bpf_map *map, char *err, size_t errlen);
 
 /*
- * Load @obj, an instance shared by policies, opened with @tmp (a
- * STORE_TMP folder, made here) for the folder libbpf pins its maps in
- * as it loads them. @what names its programs in a message; 0 or -errno.
+ * Load @obj and pin the maps its object marks for pinning in @dir, a
+ * folder this lsmctl made: every one of them created by this load.
+ * libbpf's own pinning would reuse a compatible map found at a marked
+ * map's path, and a map planted in @dir between its mkdir and the load
+ * would become the instance's; here a name taken in @dir fails the
+ * pin (EEXIST) instead. @what names the programs in a message; 0 or
+ * -errno.
  */
+int store_load(struct bpf_object *obj, const char *dir, const char *what, char *err,
+	       size_t errlen);
+/* store_load() into @tmp, a STORE_TMP folder for a shared instance, made here. */
 int store_load_shared(struct bpf_object *obj, const char *tmp, const char *what, char *err,
 		      size_t errlen);
 

@@ -30,8 +30,8 @@
 char LICENSE[] SEC("license") = "GPL";
 
 /*
- * The guard's maps: libbpf pins them in the folder lsmctl opens the
- * object with, by their names. The cgroups whose policy has
+ * The guard's maps: lsmctl pins them by their names in the folder it
+ * opens the object with (as maps.bpf.h's). The cgroups whose policy has
  * self-protection, by cgroup id:
  */
 struct {

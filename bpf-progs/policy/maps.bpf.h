@@ -2,8 +2,9 @@
 /*
  * The rule maps every instance of the engine has (engine.h has their
  * keys and values), and the hit counts. Hash maps allocated as they
- * fill (BPF_F_NO_PREALLOC), sized in limits.h. LAB_PINNED: libbpf pins
- * them in the folder lsmctl opens the object with, by their names.
+ * fill (BPF_F_NO_PREALLOC), sized in limits.h. LAB_PINNED: lsmctl pins
+ * them by their names in the folder it opens the object with, each one
+ * made by its load, never one found there (store_load()).
  */
 #ifndef LSMLAB_MAPS_BPF_H
 #define LSMLAB_MAPS_BPF_H
