@@ -2,7 +2,7 @@
 # The lab's test harness: host unit tests, then every boot of tests/boots
 # on each kernel variant given, then one closing "N passed, N failed".
 #
-#   tests/run.sh [VARIANT ...]        default: stock lsm
+#   tests/run.sh [VARIANT ...]        default: stock lsm debian
 #
 # Environment: BOOTS=file (default tests/boots), ONLY=name[,name] to run
 # only those boots, JOBS guests at a time (default: one a core), TIMEOUT
@@ -15,7 +15,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 variants=("$@")
-[ ${#variants[@]} -gt 0 ] || variants=(stock lsm)
+[ ${#variants[@]} -gt 0 ] || variants=(stock lsm debian)
 boots=${BOOTS:-tests/boots}
 results=${RESULTS:-build/test-results}
 mkdir -p "$results"
@@ -57,15 +57,23 @@ if [ "${HOST_TESTS:-1}" = 1 ]; then
 fi
 
 # One boot: its TAP, stderr, console log, exit status and time in
-# $results, named VARIANT-NAME.
+# $results, named VARIANT-NAME. An append of "-" is the kernel's own
+# default (debian: no lsm=).
 boot() {
-	local v=$1 name=$2 append=$3 tests=$4 t0 rc
+	local v=$1 name=$2 append=$3 tests=$4 t0 rc initrd=${INITRD:-build/initramfs.cpio}
 	t0=$(date +%s)
-	tests/vm/run-vm.sh -q -k "build/kernel/$v/bzImage" -i "${INITRD:-build/initramfs.cpio}" \
+	[ "$append" = - ] && append=
+	# A downloaded kernel's modules (kernel/debian.sh) follow the initramfs.
+	if [ -r "build/kernel/$v/modules.cpio" ]; then
+		cat "$initrd" "build/kernel/$v/modules.cpio" >"$results/$v-$name.cpio"
+		initrd=$results/$v-$name.cpio
+	fi
+	tests/vm/run-vm.sh -q -k "build/kernel/$v/bzImage" -i "$initrd" \
 		-l "$results/$v-$name.log" -t "${TIMEOUT:-600}" -- \
 		"$append" "lab.variant=$v" "lab.tests=$tests" \
 		>"$results/$v-$name.tap" 2>"$results/$v-$name.err"
 	rc=$?
+	rm -f "$results/$v-$name.cpio"
 	echo "$rc $(($(date +%s) - t0))" >"$results/$v-$name.rc"
 }
 

@@ -1649,7 +1649,6 @@ static void skip(const char *what, const char *why)
 
 static int parse_args(int argc, char **argv)
 {
-	const char *variant = getenv("LAB_VARIANT");
 	int i;
 
 	for (i = 1; i < argc; i++) {
@@ -1660,7 +1659,7 @@ static int parse_args(int argc, char **argv)
 		else
 			return -1;
 	}
-	reduced = !strcmp(backend, "cgroup") && variant && !strcmp(variant, "stock");
+	reduced = !strcmp(backend, "cgroup") && !lab_series();
 	return strcmp(backend, "cgroup") && strcmp(backend, "global") ? -1 : 0;
 }
 

@@ -535,8 +535,7 @@ static int parse_args(int argc, char **argv)
 		else
 			return -1;
 	}
-	reduced = !strcmp(backend, "cgroup") && getenv("LAB_VARIANT") &&
-		  !strcmp(getenv("LAB_VARIANT"), "stock");
+	reduced = !strcmp(backend, "cgroup") && !lab_series();
 	return strcmp(backend, "cgroup") && strcmp(backend, "global") ? -1 : 0;
 }
 

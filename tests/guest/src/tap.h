@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int tap_failed;
@@ -32,6 +33,15 @@ static inline void tap_result(int pass, const char *fmt, ...)
 /* Abort the program with one failing line. */
 #define tap_bail(...) \
 	do { tap_result(0, __VA_ARGS__); return 1; } while (0)
+
+/*
+ * Does the kernel carry the lab's series (slot table, more lsm_cgroup hook
+ * slots)? /init says, from the variant: not stock, nosec or debian.
+ */
+static inline int lab_series(void)
+{
+	return strcmp(getenv("LAB_SERIES") ?: "1", "0") != 0;
+}
 
 static inline int tap_exit(void)
 {
