@@ -28,6 +28,7 @@
 #include "guard.h"
 #include "output.h"
 #include "policy.h"
+#include "probe.h"
 #include "store.h"
 
 #define EXIT_FAIL 1
@@ -49,10 +50,13 @@ static const char *const commands_help =
 	"  stats [-j]                       per-rule hits, per-program runs and run time\n"
 	"  run FILE [--backend B] -- CMD [ARG...]\n"
 	"                                   run CMD in a new cgroup under FILE's policy\n"
+	"  probe [-j]                       what the running kernel offers each backend\n"
+	"  --version                        lsmctl's version\n"
 	"\n"
 	"'lsmctl COMMAND --help' describes each. Exit status: 0 success; 1 the policy\n"
 	"is invalid or the operation failed, and nothing was changed; 2 bad usage;\n"
-	"run exits with CMD's status. Policy format: loader/POLICY.md.\n";
+	"run exits with CMD's status, probe as its --help says. Policy format:\n"
+	"loader/POLICY.md.\n";
 
 static int json;
 
@@ -975,6 +979,7 @@ int main(int argc, char **argv)
 		{ "check", cmd_check }, { "apply", cmd_apply }, { "detach", cmd_detach },
 		{ "list", cmd_list },   { "show", cmd_show },   { "events", cmd_events },
 		{ "stats", cmd_stats }, { "run", cmd_run },
+		{ "probe", cmd_probe }, { "--version", cmd_version },
 	};
 	size_t i;
 

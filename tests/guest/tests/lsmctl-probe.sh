@@ -1,0 +1,78 @@
+#!/bin/sh
+# lsmctl probe on the booted kernel: BPF LSM active exactly when the boot
+# line's lsm= names bpf (Debian's kernel, booted without lsm=, has it by
+# default), the hook slots of lsm_cgroup (10 without the lab's series, 32
+# with it: kernel/config/lsm.config), every hook the engine and
+# self-protection use, the exit status, and the slots a policy takes.
+. /lab/lib/tap.sh
+L=/lab/bin/lsmctl
+cg=/sys/fs/cgroup/probe
+
+lsm_arg=default
+for arg in $(cat /proc/cmdline); do
+	case $arg in lsm=*) lsm_arg=${arg#lsm=} ;; esac
+done
+case ,$lsm_arg, in
+,default, | *,bpf,*) active=1 ;;
+*) active=0 ;;
+esac
+[ "$LAB_SERIES" = 0 ] && slots=10 || slots=32
+
+out=$($L probe 2>&1)
+rc=$?
+echo "$out" | sed 's/^/# /'
+json=$($L probe -j 2>&1)
+echo "# $json"
+has() { echo "$json" | grep -q "$1"; }
+
+has "\"hook_slots\":$slots," && ok "$LAB_VARIANT: $slots lsm_cgroup hook slots" ||
+	not_ok "$LAB_VARIANT: $slots lsm_cgroup hook slots"
+has '"engine_hooks":{"total":23,"missing":\[\]}' &&
+	ok "the engine's 23 hooks are all in the kernel" ||
+	not_ok "the engine's 23 hooks are all in the kernel"
+has '"btf":true' && has '"cgroup2":true' && has '"bpffs":true' && has '"bpf_syscall":"ok"' &&
+	ok "BTF, cgroup v2, bpffs and bpf() are there" ||
+	not_ok "BTF, cgroup v2, bpffs and bpf() are there"
+
+if [ $active = 0 ]; then
+	# the lsm= that adds bpf: the boot's, capability (always first) left out
+	want=lsm=$(echo "$lsm_arg" | tr ',' '\n' | grep -vx capability | sed 's/$/,/' | tr -d '\n')bpf
+	[ $rc -eq 4 ] && ok "lsm=$lsm_arg: probe exits 4, no backend can run" ||
+		not_ok "lsm=$lsm_arg: probe exits 4, no backend can run" "status $rc"
+	echo "$out" | grep -q "BPF LSM is built in but NOT active .*: boot with $want\$" &&
+		ok "it says BPF LSM is not active, and to boot with $want" ||
+		not_ok "it says BPF LSM is not active, and to boot with $want"
+	has '"backends":{"cgroup":false,"global":false},"status":4}' &&
+		ok "-j: neither backend, status 4" || not_ok "-j: neither backend, status 4"
+	exit 0
+fi
+
+[ $rc -eq 0 ] && ok "lsm=$lsm_arg: probe exits 0, both backends can run" ||
+	not_ok "lsm=$lsm_arg: probe exits 0, both backends can run" "status $rc"
+grep -qw bpf /sys/kernel/security/lsm && echo "$out" | grep -q "^  BPF LSM is active" &&
+	ok "BPF LSM is active ($(cat /sys/kernel/security/lsm))" ||
+	not_ok "BPF LSM is active" "$(cat /sys/kernel/security/lsm)"
+echo "$out" | grep -q "^  cgroup backend can run: $slots of the engine's 23 hooks at once" &&
+	echo "$out" | grep -q "^  global backend can run" &&
+	ok "text: the cgroup backend with $slots hooks at once, the global one" ||
+	not_ok "text: the cgroup backend with $slots hooks at once, the global one"
+has '"self_protection":{"complete":true,"hooks":26,"missing":\[\]}' &&
+	ok "self-protection is complete: its 26 hooks are there" ||
+	not_ok "self-protection is complete: its 26 hooks are there"
+has '"backends":{"cgroup":true,"global":true},"status":0}' &&
+	ok "-j: both backends, status 0" || not_ok "-j: both backends, status 0"
+
+# A policy on the cgroup backend takes a slot for each of its hooks.
+taken() { $L probe -j | sed -n 's/.*"slots_taken":\([0-9]*\).*/\1/p'; }
+before=$(taken)
+mkdir -p $cg
+printf 'name: probe\nself_protection: off\nrules:\n  - ptrace: deny\n' >/tmp/probe.yaml
+check "apply a ptrace rule (2 hooks) on the cgroup backend" $L apply /tmp/probe.yaml --cgroup $cg
+now=$(taken)
+[ "$now" = $((before + 2)) ] && ok "2 more slots are taken ($before, then $now)" ||
+	not_ok "2 more slots are taken" "$before, then $now"
+check "detach" $L detach --cgroup $cg
+now=$(taken)
+[ "$now" = "$before" ] && ok "detached, $before taken again" ||
+	not_ok "detached, $before taken again" "$now"
+rmdir $cg
