@@ -13,11 +13,12 @@
 #                  linux-source-6.1), whose .BTF makes the lab's vmlinux.h
 #   .config        its config
 #   modules.cpio   an initramfs archive with the modules the guest loads
-#                  (the scratch disk: virtio, ext4; lab/modules.load lists
-#                  them in load order) and lab/kernel-package; tests/run.sh
+#                  (lab/modules.load lists them in load order) and
+#                  lab/kernel-package; tests/run.sh
 #                  appends it to the lab's initramfs
 #   package        "PACKAGE VERSION"
-# Nothing is fetched when OUTDIR already has the archive's version.
+#   inputs         the package, its version and this script's checksum:
+#                  nothing is fetched again while they stay the same
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,8 +26,9 @@ out=${1:-$top/build/kernel/debian}
 tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 # What the guest needs from modules: the scratch disk (virtio on PCI) and
 # its ext4, with the crc32c ext4's metadata checksums ask the crypto API
-# for (the guest has no modprobe for the kernel to call).
-modules=(virtio_pci virtio_blk ext4 crc32c_generic)
+# for (the guest has no modprobe for the kernel to call); binfmt_misc,
+# whose register self-protection-open tries (the lab kernels have none).
+modules=(virtio_pci virtio_blk ext4 crc32c_generic binfmt_misc)
 
 say() { printf 'kernel debian: %s\n' "$*"; }
 die() { printf 'kernel debian: error: %s\n' "$*" >&2; exit 1; }
@@ -36,7 +38,8 @@ pkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
 [ -n "$pkg" ] || die "apt-cache knows no linux-image-amd64 (apt-get update?)"
 version=$(apt-cache show --no-all-versions "$pkg" | sed -n 's/^Version: //p' | head -n 1)
 [ -n "$version" ] || die "apt-cache has no version of $pkg"
-if [ "$(cat "$out/package" 2>/dev/null)" = "$pkg $version" ] &&
+inputs="$pkg $version $(sha256sum <"$0" | cut -c1-16)"
+if [ "$(cat "$out/inputs" 2>/dev/null)" = "$inputs" ] &&
 	[ -f "$out/bzImage" ] && [ -f "$out/vmlinux" ] && [ -f "$out/modules.cpio" ]; then
 	say "up to date ($pkg $version)"
 	exit 0
@@ -53,12 +56,14 @@ sandbox=()
 (cd "$work/deb" && apt-get -q "${sandbox[@]}" download "$pkg=$version")
 dpkg-deb -x "$work"/deb/*.deb "$work/pkg"
 kver=$(basename "$(find "$work/pkg/lib/modules" -mindepth 1 -maxdepth 1 -type d)")
-cp "$work/pkg/boot/vmlinuz-$kver" "$out/bzImage"
+# The package's times: fetching the same package again remakes nothing.
+cp -p "$work/pkg/boot/vmlinuz-$kver" "$out/bzImage"
 cp "$work/pkg/boot/config-$kver" "$out/.config"
 
 say "extracting vmlinux"
 tar -xJOf "$tarball" linux-source-6.1/scripts/extract-vmlinux >"$work/extract-vmlinux"
 sh "$work/extract-vmlinux" "$out/bzImage" >"$work/vmlinux"
+touch -r "$out/bzImage" "$work/vmlinux"
 mv "$work/vmlinux" "$out/vmlinux"
 
 # modules.dep for the unpacked tree (depmod only writes files under -b),
@@ -87,4 +92,5 @@ echo "$pkg $version" >"$stage/lab/kernel-package"
 # Uncompressed newc: it follows the lab's initramfs, which is read the same way.
 (cd "$stage" && find . -print0 | sort -z | cpio --null -o -H newc --quiet -R 0:0) >"$out/modules.cpio"
 echo "$pkg $version" >"$out/package"
+echo "$inputs" >"$out/inputs"
 say "$out: $pkg $version ($kver), ${#order[@]} module(s)"

@@ -14,12 +14,12 @@ if [ -r /lab/kernel-package ]; then
 	*" $version "*) ok "the kernel is $pkg $version" ;;
 	*) not_ok "the kernel is $pkg $version" "uname -v: $(uname -v)" ;;
 	esac
-	# /init loaded /lab/modules.load (the scratch disk's virtio and ext4)
+	# /init loaded /lab/modules.load (the scratch disk's, binfmt_misc)
 	for m in $(sed 's|.*/||; s|\.ko$||; s|-|_|g' /lab/modules.load); do
 		[ -d /sys/module/$m ] || missing="${missing:-} $m"
 	done
-	[ -z "${missing:-}" ] && ok "its modules for the scratch disk are loaded" ||
-		not_ok "its modules for the scratch disk are loaded" "missing:$missing"
+	[ -z "${missing:-}" ] && ok "the modules kernel/debian.sh chose are loaded" ||
+		not_ok "the modules kernel/debian.sh chose are loaded" "missing:$missing"
 	check "the scratch disk is there (/dev/vda)" test -b /dev/vda
 fi
 check "cgroup v2 is mounted" test -f /sys/fs/cgroup/cgroup.controllers
