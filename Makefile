@@ -223,15 +223,16 @@ demo: deps all
 	@tests/vm/run-vm.sh -q -k $(KBUILD)/lsm/bzImage -i $(INITRAMFS) \
 		-- lsm=landlock,lockdown,yama,bpf lab.variant=lsm lab.run=/lab/demo/demo.sh
 
-## bench-quick   nosec/stock/lsm, default LSM set: open+close, pipe, socket (results/)
+## bench-quick   nosec/stock/lsm, default LSM set, and debian: open+close, pipe, socket (results/)
 bench-quick: deps all $(KBUILD)/nosec/bzImage
 	@bench/run.sh quick
 ## bench         the full matrix (results/, about 30 min): kernels x LSM sets x mitigations,
-##               one rule set on every backend, BPF rule and cgroup counts, indirect calls
+##               one rule set on every backend, BPF rule and cgroup counts, debian with
+##               its own LSMs and the rule set on BPF and AppArmor, indirect calls
 bench: deps all $(KBUILD)/nosec/bzImage
 	@bench/run.sh full
 
-## vm            interactive shell in a guest (V=stock|lsm, APPEND="lsm=...")
+## vm            interactive shell in a guest (V=stock|lsm|debian, APPEND="lsm=...")
 V ?= lsm
 vm: deps all
 	@tests/vm/run-vm.sh -s -k $(KBUILD)/$(V)/bzImage -i $(INITRAMFS) -- $(APPEND)

@@ -300,10 +300,13 @@ static void print_text(const struct probe *p)
 	}
 
 	printf("Backends\n");
-	if (p->can_cgroup)
-		printf("  cgroup backend can run: %d of the engine's %d hooks at once, for every "
-		       "lsm_cgroup program on the machine together\n",
-		       p->slots < hooks ? p->slots : hooks, hooks);
+	if (p->can_cgroup && p->slots >= hooks)
+		printf("  cgroup backend can run: all %d hooks (%d hook slots, for every "
+		       "lsm_cgroup program on the machine together)\n", hooks, p->slots);
+	else if (p->can_cgroup)
+		printf("  cgroup backend can run: %d of the engine's %d hooks at once (the hook "
+		       "slots, for every lsm_cgroup program on the machine together)\n",
+		       p->slots, hooks);
 	else
 		printf("  cgroup backend can NOT run: %s\n",
 		       p->can_global ? "no lsm_cgroup programs" : blocker(p));
