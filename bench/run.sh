@@ -58,10 +58,11 @@ full_plan() {
 	echo "# Debian 12's own kernel as Debian boots it (no lsm=: its CONFIG_LSM, AppArmor"
 	echo "# and BPF among them): what a Debian user pays, with no policy, the"
 	echo "# equivalent rule set on both BPF backends, and as an AppArmor profile."
-	echo "kernels debian default on 512 15 none - - - $all"
-	echo "policies debian default on 512 28 bpf-cgroup eq 1 inside+outside $all"
-	echo "policies debian default on 512 28 bpf-global eq 1 inside+outside $all"
-	echo "policies debian default on 512 15 apparmor - - inside $all"
+	echo "# No policy in the root cgroup and in a cgroup of its own (memcg charges there)."
+	echo "kernels debian default on 512 60 none - - -+cgroup $all"
+	echo "policies debian default on 512 60 bpf-cgroup eq 1 inside+outside $all"
+	echo "policies debian default on 512 60 bpf-global eq 1 inside+outside $all"
+	echo "policies debian default on 512 45 apparmor - - inside $all"
 	echo "# BPF: cost against rule count (one rule and N-1 fillers)."
 	for v in stock lsm; do
 		for b in cgroup global; do
