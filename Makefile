@@ -8,10 +8,12 @@
 SHELL := /bin/bash
 BUILD := build
 KBUILD := $(BUILD)/kernel
-VARIANTS ?= stock lsm
+VARIANTS ?= stock lsm debian
 # The kernel whose BTF the BPF programs' vmlinux.h is dumped from (CO-RE
-# relocates them against the booted kernel's BTF at load time).
-BTF_VARIANT ?= lsm
+# relocates them against the booted kernel's BTF at load time): Debian's,
+# which is downloaded, so that lsmctl needs no kernel build; make check
+# loads the same objects on stock, lsm and debian.
+BTF_VARIANT ?= debian
 
 CC := gcc
 CLANG ?= clang
@@ -38,7 +40,7 @@ INITRAMFS := $(BUILD)/initramfs.cpio
 # loaded into it: AppArmor profiles (apparmor_parser -Q against the 6.1
 # guest's feature set, dumped from its /sys/kernel/security/apparmor/
 # features), and SELinux's dummy MLS policy from the kernel tree's mdp
-# generator, built standalone (kconfig from the BTF_VARIANT's O= folder).
+# generator, built standalone (kconfig from the lsm kernel's O= folder).
 AA_FEATURES := tests/guest/apparmor/features-6.1
 AA_POLICIES := $(patsubst tests/guest/apparmor/%.profile,$(BUILD)/guest/apparmor/%.bin,\
 	$(wildcard tests/guest/apparmor/*.profile))
@@ -53,8 +55,8 @@ GUEST_POLICIES := $(AA_POLICIES) $(SELINUX_POLICY) $(BENCH_POLICIES)
 
 vpath %.bpf.c $(sort $(dir $(BPF_SRCS)))
 
-.PHONY: all help deps kernels bpf guest initramfs loader fuzz check check-debug check-load checkpatch \
-	bench bench-quick \
+.PHONY: all help deps kernels bpf guest initramfs loader lsmctl install uninstall fuzz check \
+	check-debug check-load checkpatch bench bench-quick \
 	demo vm clean distclean FORCE
 .DELETE_ON_ERROR:
 
@@ -69,14 +71,18 @@ $(BUILD)/.deps: scripts/deps.sh
 	@scripts/deps.sh
 	@mkdir -p $(BUILD) && touch $@
 
-## kernels       build the kernel variants in VARIANTS (default: stock lsm)
+## kernels       build the kernel variants in VARIANTS (default: stock lsm debian)
 kernels: $(foreach v,$(VARIANTS),$(KBUILD)/$(v)/bzImage)
-## kernel-V      build one variant: stock, lsm, nosec or nofix
+## kernel-V      build one variant: stock, lsm, nosec or nofix; debian is downloaded
 kernel-%: $(KBUILD)/%/bzImage ;
 # kernel/build.sh decides whether anything changed; make then sees
 # whether the outputs' mtimes moved.
 $(KBUILD)/%/bzImage $(KBUILD)/%/vmlinux: FORCE | deps
 	@kernel/build.sh $*
+# Debian 12's own kernel: fetched and unpacked (kernel/debian.sh), never
+# built; its modules.cpio follows the initramfs in its boots.
+$(KBUILD)/debian/bzImage $(KBUILD)/debian/vmlinux $(KBUILD)/debian/modules.cpio &: FORCE | deps
+	@kernel/debian.sh $(KBUILD)/debian
 FORCE:
 
 ## bpf           BPF objects and skeletons, CO-RE against vmlinux.h
@@ -134,22 +140,39 @@ $(MDP)/mdp: $(KSRC)/scripts/selinux/mdp/mdp.c
 	@mkdir -p $(@D)
 	@echo "  HOSTCC  $@"
 	@$(CC) -O2 -I$(KSRC)/include/uapi -I$(KSRC)/include \
-		-I$(KSRC)/security/selinux/include -I$(KSRC)/out-$(BTF_VARIANT)/include -o $@ $<
+		-I$(KSRC)/security/selinux/include -I$(KSRC)/out-lsm/include -o $@ $<
 $(SELINUX_POLICY): $(MDP)/mdp
 	@mkdir -p $(@D)
 	@echo "  SELINUX $@"
 	@$(MDP)/mdp -m $(MDP)/policy.conf $(MDP)/file_contexts
 	@checkpolicy -U allow -M -c 33 -o $@ $(MDP)/policy.conf >/dev/null
 
-## loader        lsmctl, the policy tool (static: the same binary runs in the guest)
+## loader        lsmctl, the policy tool (static: the same binary runs in the guest);
+##               builds no kernel (vmlinux.h from Debian's, downloaded)
+## lsmctl        the same as loader
 LOADER_SRCS := $(wildcard loader/*.c)
 LOADER_HDRS := $(wildcard loader/*.h) bpf-progs/policy/engine.h bpf-progs/policy/limits.h
-loader: $(BUILD)/loader/lsmctl
+loader lsmctl: $(BUILD)/loader/lsmctl
 $(BUILD)/loader/lsmctl: $(LOADER_SRCS) $(LOADER_HDRS) $(BUILD)/bpf/policy_cgroup.skel.h \
-		$(BUILD)/bpf/policy_global.skel.h $(BUILD)/bpf/guard.skel.h
+		$(BUILD)/bpf/policy_global.skel.h $(BUILD)/bpf/guard.skel.h $(BUILD)/loader/version.h
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	@$(CC) $(USER_CFLAGS) -I$(BUILD)/bpf -o $@ $(LOADER_SRCS) $(GUEST_LDLIBS) -lyaml
+	@$(CC) $(USER_CFLAGS) -I$(BUILD)/bpf -I$(BUILD)/loader -o $@ $(LOADER_SRCS) \
+		$(GUEST_LDLIBS) -lyaml
+# lsmctl --version: the commit it was built from, rewritten only when that changes.
+$(BUILD)/loader/version.h: FORCE
+	@mkdir -p $(@D)
+	@v="#define LSMCTL_VERSION \"$$(git describe --always --dirty 2>/dev/null || echo unknown)\""; \
+		[ "$$(cat $@ 2>/dev/null)" = "$$v" ] || echo "$$v" >$@
+
+## install       lsmctl and its man page in $(DESTDIR)$(PREFIX) (default /usr/local)
+PREFIX ?= /usr/local
+install: $(BUILD)/loader/lsmctl loader/lsmctl.8
+	install -D -m 0755 $(BUILD)/loader/lsmctl $(DESTDIR)$(PREFIX)/sbin/lsmctl
+	install -D -m 0644 loader/lsmctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/lsmctl.8
+## uninstall     remove what install put there
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/sbin/lsmctl $(DESTDIR)$(PREFIX)/share/man/man8/lsmctl.8
 $(BUILD)/guest/bin/lsmctl: $(BUILD)/loader/lsmctl
 	@mkdir -p $(@D)
 	@cp $< $@
@@ -212,15 +235,16 @@ demo: deps all
 	@tests/vm/run-vm.sh -q -k $(KBUILD)/lsm/bzImage -i $(INITRAMFS) \
 		-- lsm=landlock,lockdown,yama,bpf lab.variant=lsm lab.run=/lab/demo/demo.sh
 
-## bench-quick   nosec/stock/lsm, default LSM set: open+close, pipe, socket (results/)
+## bench-quick   nosec/stock/lsm, default LSM set, and debian: open+close, pipe, socket (results/)
 bench-quick: deps all $(KBUILD)/nosec/bzImage
 	@bench/run.sh quick
 ## bench         the full matrix (results/; the kept run took 71 min, bench/README.md): kernels x LSM sets x mitigations,
-##               one rule set on every backend, BPF rule and cgroup counts, indirect calls
+##               one rule set on every backend, BPF rule and cgroup counts, debian with
+##               its own LSMs and the rule set on BPF and AppArmor, indirect calls
 bench: deps all $(KBUILD)/nosec/bzImage
 	@bench/run.sh full
 
-## vm            interactive shell in a guest (V=stock|lsm, APPEND="lsm=...")
+## vm            interactive shell in a guest (V=stock|lsm|debian, APPEND="lsm=...")
 V ?= lsm
 vm: deps all
 	@tests/vm/run-vm.sh -s -k $(KBUILD)/$(V)/bzImage -i $(INITRAMFS) -- $(APPEND)

@@ -11,7 +11,8 @@
 # A plan line (# comments):
 #   SERIES VARIANT LSM MITIGATIONS MEM_MIB WEIGHT CONFIG RULES CGROUPS PLACES OPBENCH_ARGS
 # SERIES names the part of the matrix the figures belong to (the report
-# reads each table from one); LSM is the lsm= list (- for none: nosec);
+# reads each table from one); LSM is the lsm= list (- for none: nosec;
+# default for no lsm= on a kernel with LSMs: debian, Debian's own set);
 # CONFIG, RULES, CGROUPS and
 # PLACES go to bench/guest/run.sh (- for its default); OPBENCH_ARGS are
 # comma-separated (- for none); WEIGHT estimates the boot's seconds, for
@@ -90,7 +91,7 @@ for line in "${lines[@]}"; do
 	cmd+=",$config"
 	[ "$args" = - ] || cmd+=",--,$args"
 	append=("${boot[@]}" "lab.run=$cmd")
-	[ "$l" = - ] || append=("lsm=$l" "${append[@]}")
+	case $l in - | default) ;; *) append=("lsm=$l" "${append[@]}") ;; esac
 	[ "$m" = off ] && append=(mitigations=off "${append[@]}")
 
 	left=""

@@ -7,7 +7,8 @@ report.md: instructions/op (median [min-max]) of the kernels and LSM sets
 with their ratios to nosec and stock; the equivalent rule set on every
 backend against no policy; BPF policies against rule count and cgroup
 count, inside and outside the confined cgroups, lsm_cgroup against
-global; the hand-made probe's figures (bench/reference.csv) next to the
+global; Debian 12's own kernel (debian) with its default LSMs, with and
+without the rule set; the hand-made probe's figures (bench/reference.csv) next to the
 harness's; LSM hook and indirect calls per operation (indirect/). Plots
 (gnuplot, PNG and SVG; report.md links the SVGs it drew).
 
@@ -42,6 +43,11 @@ INDIRECT_COLUMNS = ("lsm", "workload", "security_calls", "hook_calls", "indirect
 REFERENCE_COLUMNS = ("configuration", "probe", "config", "place")
 
 VARIANTS = ("stock", "lsm")
+# Debian 12's own kernel, booted as Debian boots it: no lsm=, its own
+# default set ("default" in raw.csv's lsm column).
+DEBIAN = "debian"
+DEBIAN_LSM = "default"
+ALL_VARIANTS = VARIANTS + (DEBIAN,)
 PLACES = ("inside", "outside")
 BACKENDS = (("bpf-cgroup", "lsm_cgroup"), ("bpf-global", "global"))
 # The equivalent rule set's configurations, in the tables' order: config,
@@ -76,15 +82,38 @@ def is_bpf(config):
     return config.startswith("bpf")
 
 
-def kernel(variant, workload, lsm=DEFAULT_SET, mitigations="on"):
+def default_lsm(variant):
+    """The lsm= line a variant is compared at: the lab's default set, or
+    debian's own."""
+    return DEBIAN_LSM if variant == DEBIAN else DEFAULT_SET
+
+
+def kernel(variant, workload, lsm=None, mitigations="on"):
     """The key of a kernel without a policy (nosec has no LSM)."""
     if variant == "nosec":
         lsm = "-"
-    return Key("kernels", variant, lsm, mitigations, "none", "-", "-", "-", workload)
+    return Key("kernels", variant, lsm or default_lsm(variant), mitigations, "none", "-", "-",
+               "-", workload)
 
 
-def policy(variant, config, place, workload, lsm=DEFAULT_SET):
+def in_cgroup(key):
+    """A kernel without a policy, measured in a cgroup of its own rather
+    than the root cgroup (place cgroup: bench/guest/setup.sh)."""
+    return key._replace(place="cgroup")
+
+
+def baseline(res, variant, config, workload, lsm=None):
+    """What a configuration is compared with: the same kernel and lsm= line
+    without a policy; for BPF, whose inside and outside are cgroups, in a
+    cgroup of its own where that was measured (debian: memcg charges
+    there, not in the root cgroup)."""
+    b = kernel(variant, workload, lsm)
+    return in_cgroup(b) if is_bpf(config) and res.has(in_cgroup(b)) else b
+
+
+def policy(variant, config, place, workload, lsm=None):
     """The key of the equivalent rule set (BPF: on one cgroup)."""
+    lsm = lsm or default_lsm(variant)
     bpf = is_bpf(config)
     return Key("policies", variant, lsm, "on", config, "eq" if bpf else "-",
                "1" if bpf else "-", place, workload)
@@ -355,8 +384,10 @@ def headline_geomeans(res, mitigations):
                 geomean([(x, a) for a, s, x in triples]), lx, (lx - 1) * 100))
 
 
-def config_lsm(config):
-    """The lsm= line the plan boots a configuration with."""
+def config_lsm(config, variant):
+    """The lsm= line the plan boots a configuration with (debian: its own)."""
+    if variant == DEBIAN:
+        return DEBIAN_LSM
     if is_bpf(config) or config in ("landlock", "yama"):
         return DEFAULT_SET
     return config
@@ -366,15 +397,32 @@ def headline_policies(res, variant):
     """open+close: what the equivalent rule set adds on each backend."""
     added = []
     for c in CONFIGS:
-        lsm = config_lsm(c.config)
+        lsm = config_lsm(c.config, variant)
         x = policy(variant, c.config, c.place, OPEN_CLOSE, lsm=lsm)
-        b = kernel(variant, OPEN_CLOSE, lsm=lsm)
+        b = baseline(res, variant, c.config, OPEN_CLOSE, lsm)
         if res.has(x) and res.has(b):
             added.append("%s %s" % (c.short, res.delta(x, b)))
     if not added:
         return None
     return ("- open+close on %s, what the equivalent rule set adds over no policy: %s"
             % (variant, ", ".join(added)))
+
+
+def headline_debian(res):
+    """debian against nosec and stock (the lab's default set), no policy."""
+    triples = []
+    for w in res.workloads:
+        keys = [kernel(v, w) for v in ("nosec", "stock", DEBIAN)]
+        if res.has(keys[2]) and res.has(keys[1]):
+            triples.append([res.median(k) if res.has(k) else None for k in keys])
+    if not triples:
+        return None
+    ds = geomean([(d, s) for a, s, d in triples])
+    nosec = [(d, a) for a, s, d in triples if a is not None]
+    return ("- debian, no policy, its own LSMs (no `lsm=`), %d workloads: %sdebian/stock "
+            "%.3f (%+.1f%%; stock with the lab's default set)" % (
+                len(triples), "debian/nosec %.3f, " % geomean(nosec) if nosec else "",
+                ds, (ds - 1) * 100))
 
 
 def headline_series(res, series):
@@ -405,7 +453,8 @@ def headlines(res):
     lines = ["## Headlines", "",
              "Geometric means over the workloads measured (%s)." % res.unit("kernels"), ""]
     lines += [h for h in (headline_geomeans(res, m) for m in ("on", "off")) if h]
-    lines += [h for h in (headline_policies(res, v) for v in VARIANTS) if h]
+    lines += [h for h in (headline_debian(res),) if h]
+    lines += [h for h in (headline_policies(res, v) for v in ALL_VARIANTS) if h]
     for s in ("rules", "cgroups"):
         if s in res.series:
             lines += headline_series(res, s)
@@ -473,24 +522,52 @@ def kernels_section(res, plots):
         header, rows = kernels_geomeans(res, m)
         if rows:
             lines += ["", "Geometric means over the workloads:", ""] + table(header, rows)
+    header, rows = debian_table(res)
+    if rows:
+        lines += ["", "### debian: Debian 12's own kernel, its default LSMs", "",
+                  "Booted as Debian boots it, without `lsm=` (its `CONFIG_LSM`:",
+                  "machine.txt), mitigations on; stock with the lab's default set",
+                  "(%s) beside it. Measured in the root cgroup, and in a" % commas(DEFAULT_SET),
+                  "cgroup of its own, where Debian's memcg charges kernel memory (the",
+                  "lab kernels have no memcg): the baseline of its BPF figures, whose",
+                  "inside and outside are cgroups too.", ""] + table(header, rows)
     return lines + [""] + links(plots, [("kernels", "no policy, relative to nosec")])
 
 
-def policy_configs(res):
-    """The configurations measured (CONFIGS' order) and each one's lsm= line."""
-    lsm_of = {k.config: k.lsm for k in res.keys(series="policies")}
+def debian_table(res):
+    """debian without a policy, against nosec and stock; and in a cgroup of
+    its own against the root cgroup."""
+    rows = []
+    for w in res.workloads:
+        a, s, d = kernel("nosec", w), kernel("stock", w), kernel(DEBIAN, w)
+        if res.has(d):
+            rows.append([w, res.fig(a), res.fig(s), res.fig(d), res.ratio(d, a),
+                         res.pct(d, s), res.fig(in_cgroup(d)), res.delta(in_cgroup(d), d)])
+    return ["workload", "nosec", "stock", "debian", "debian/nosec", "debian vs stock",
+            "debian in a cgroup", "+ over the root cgroup"], rows
+
+
+def policy_configs(res, variant):
+    """The configurations measured (CONFIGS' order) and each one's lsm= line:
+    on stock and lsm together, or on debian."""
+    variants = (DEBIAN,) if variant == DEBIAN else VARIANTS
+    lsm_of = {k.config: k.lsm for k in res.keys(series="policies") if k.variant in variants}
     return [c for c in CONFIGS if c.config in lsm_of], lsm_of
 
 
 def policies_figures(res, variant):
     """Each configuration's figures, and the same kernel without a policy."""
-    configs, lsm_of = policy_configs(res)
+    configs, lsm_of = policy_configs(res, variant)
+    cgroup = any(res.has(in_cgroup(kernel(variant, w))) for w in res.workloads)
     rows = []
     for w in res.workloads:
         keys = [policy(variant, c.config, c.place, w, lsm_of[c.config]) for c in configs]
         if any(res.has(x) for x in keys):
-            rows.append([w, res.fig(kernel(variant, w))] + [res.fig(x) for x in keys])
-    return ["workload", "no policy"] + [c.name for c in configs], rows
+            rows.append([w, res.fig(kernel(variant, w))]
+                        + ([res.fig(in_cgroup(kernel(variant, w)))] if cgroup else [])
+                        + [res.fig(x) for x in keys])
+    return (["workload", "no policy"] + (["no policy, in a cgroup"] if cgroup else [])
+            + [c.name for c in configs], rows)
 
 
 def times(ratio):
@@ -500,7 +577,7 @@ def times(ratio):
 def policies_added(res, variant):
     """What each configuration adds over the same kernel and lsm= line
     without a policy, and its ratio to nosec."""
-    configs, lsm_of = policy_configs(res)
+    configs, lsm_of = policy_configs(res, variant)
     rows = []
     for w in res.workloads:
         a = kernel("nosec", w)
@@ -510,7 +587,8 @@ def policies_added(res, variant):
             lsm = lsm_of[c.config]
             x = policy(variant, c.config, c.place, w, lsm)
             r = res.ratio(x, a)
-            row.append(res.delta(x, kernel(variant, w, lsm)) + (" (%s)" % times(r) if r else ""))
+            row.append(res.delta(x, baseline(res, variant, c.config, w, lsm))
+                       + (" (%s)" % times(r) if r else ""))
             found = found or res.has(x)
         if found:
             rows.append(row)
@@ -519,7 +597,7 @@ def policies_added(res, variant):
 
 def policies_lsm_vs_stock(res):
     """lsm against stock, each configuration."""
-    configs, lsm_of = policy_configs(res)
+    configs, lsm_of = policy_configs(res, "stock")
     rows = []
     for w in res.workloads:
         cells = [res.pct(policy("lsm", c.config, c.place, w, lsm_of[c.config]),
@@ -533,9 +611,9 @@ def policies_lsm_vs_stock(res):
 def cgroup_vs_global(res):
     """What the BPF policy adds on each backend, inside and outside."""
     rows = []
-    for v in VARIANTS:
+    for v in ALL_VARIANTS:
         for w in res.workloads:
-            b = kernel(v, w)
+            b = baseline(res, v, "bpf-cgroup", w)
             ci, gi, co, go = (policy(v, c, p, w) for p in PLACES
                               for c in ("bpf-cgroup", "bpf-global"))
             if not res.has(ci) and not res.has(gi):
@@ -570,7 +648,11 @@ against nosec (x). `lsm=` for BPF, Landlock and Yama: the default set
 that LSM alone (after capability). Mode: {unit}.""".format(
         default=commas(DEFAULT_SET), unit=res.unit("policies")).split("\n")
     variants = {k.variant for k in res.keys(series="policies")}
-    for v in VARIANTS:
+    if DEBIAN in variants:
+        lines += ["debian (Debian 12's own kernel): every configuration with no `lsm=`,",
+                  "its own default LSMs (AppArmor, BPF and the rest at once), as a",
+                  "Debian machine runs: AppArmor is its default LSM."]
+    for v in ALL_VARIANTS:
         if v in variants:
             lines += subsection(v + ", instructions/op", *policies_figures(res, v))
             lines += subsection(v + ", what the policy adds: +instructions over no policy "
@@ -579,7 +661,8 @@ that LSM alone (after capability). Mode: {unit}.""".format(
         lines += subsection("lsm vs stock with the same policy", *policies_lsm_vs_stock(res))
     lines += [""] + links(plots, [
         ("policies-stock", "stock: the equivalent rule set, relative to nosec"),
-        ("policies-lsm", "lsm: the equivalent rule set, relative to nosec")])
+        ("policies-lsm", "lsm: the equivalent rule set, relative to nosec"),
+        ("policies-debian", "debian: the equivalent rule set, relative to nosec")])
     header, rows = cgroup_vs_global(res)
     if rows:
         lines += ["### lsm_cgroup against global", "",
@@ -740,9 +823,12 @@ def report(res, reference, plots=None, machine=None, failures=None, indirect=Non
 # is a header and rows, None where there is no figure.
 
 def kernels_plot(res):
-    header = ["workload"] + ["%s mitigations %s" % (v, m) for m in ("on", "off") for v in VARIANTS]
+    """Each kernel's default set, mitigations on and off (debian: on, its own)."""
+    bars = [(v, m) for m in ("on", "off") for v in VARIANTS] + [(DEBIAN, "on")]
+    header = ["workload"] + ["%s mitigations %s" % (v, m) if v != DEBIAN else
+                             "debian (its own LSMs) mitigations %s" % m for v, m in bars]
     rows = [[w] + [res.ratio(kernel(v, w, mitigations=m), kernel("nosec", w, mitigations=m))
-                   or None for m in ("on", "off") for v in VARIANTS]
+                   or None for v, m in bars]
             for w in res.workloads]
     return header, rows
 
@@ -836,7 +922,7 @@ def plots_to_draw(res):
     plots = [("kernels", BARS, kernels_plot(res), 1, dict(
         title=quote("No policy, lsm=%s: instructions/op relative to nosec" % default),
         ymin="0.95"))]
-    for v in VARIANTS:
+    for v in ALL_VARIANTS:
         plots.append(("policies-" + v, BARS, policies_plot(res, v), 1, dict(
             title=quote("%s, mitigations on: the equivalent rule set, instructions/op "
                         "relative to nosec" % v), ymin="0.8")))

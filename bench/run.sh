@@ -3,15 +3,18 @@
 # folder (results/DATE-TIME-MODE/, or $RESULTS) with raw.csv, plan.txt,
 # machine.txt, boots.txt, logs/, indirect/ (full), report.md and plots.
 #
-#   bench/run.sh quick    nosec/stock/lsm x the default LSM set, mitigations
-#                         on, no policy: open+close, pipe, socket+close
-#                         (3 boots)
+#   bench/run.sh quick    nosec/stock/lsm x the default LSM set, and debian
+#                         with its own, mitigations on, no policy:
+#                         open+close, pipe, socket+close (4 boots)
 #   bench/run.sh full     every workload on nosec/stock/lsm, mitigations on
 #                         and off, LSM sets capability / default / each major
 #                         LSM; the equivalent rule set on every backend; BPF
 #                         policies against rule count and confined cgroup
-#                         count, inside and outside; LSM hook and indirect
-#                         calls per operation (bench/indirect.sh)
+#                         count, inside and outside; Debian's own kernel
+#                         with its default LSMs, without a policy and with
+#                         the rule set on both BPF backends and AppArmor;
+#                         LSM hook and indirect calls per operation
+#                         (bench/indirect.sh)
 #   bench/run.sh plan     print the full plan and its estimated time
 #
 # ACCEL=kvm runs the same plans on KVM: wall-clock ns/op instead of
@@ -52,6 +55,14 @@ full_plan() {
 			echo "policies $v $c on 512 15 $c - - inside $all"
 		done
 	done
+	echo "# Debian 12's own kernel as Debian boots it (no lsm=: its CONFIG_LSM, AppArmor"
+	echo "# and BPF among them): what a Debian user pays, with no policy, the"
+	echo "# equivalent rule set on both BPF backends, and as an AppArmor profile."
+	echo "# No policy in the root cgroup and in a cgroup of its own (memcg charges there)."
+	echo "kernels debian default on 512 60 none - - -+cgroup $all"
+	echo "policies debian default on 512 60 bpf-cgroup eq 1 inside+outside $all"
+	echo "policies debian default on 512 60 bpf-global eq 1 inside+outside $all"
+	echo "policies debian default on 512 45 apparmor - - inside $all"
 	echo "# BPF: cost against rule count (one rule and N-1 fillers)."
 	for v in stock lsm; do
 		for b in cgroup global; do
@@ -99,6 +110,8 @@ export BENCH_INITRD=$dir/initramfs.cpio
 	for v in nosec stock lsm; do
 		[ -r "build/kernel/$v/commit" ] && echo "kernel $v: commit $(cut -c1-12 "build/kernel/$v/commit")"
 	done
+	[ -r build/kernel/debian/package ] &&
+		echo "kernel debian: $(cat build/kernel/debian/package), booted without lsm=: $(grep '^CONFIG_LSM=' build/kernel/debian/.config)"
 	echo "initramfs: sha256 $(sha256sum <"$BENCH_INITRD" | cut -c1-16) (build/initramfs.cpio when the run began)"
 } >"$dir/machine.txt"
 
@@ -111,6 +124,7 @@ quick)
 		[ "$v" = nosec ] && l=-
 		echo "kernels $v $l on 512 8 none - - - -w,open_close+pipe+socket_close"
 	done >"$dir/plan.txt"
+	echo "kernels debian default on 512 8 none - - - -w,open_close+pipe+socket_close" >>"$dir/plan.txt"
 	bench/icount.sh -o "$dir" -p "$dir/plan.txt" || rc=$?
 	;;
 full)

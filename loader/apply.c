@@ -18,6 +18,7 @@
 #include "cgroup.h"
 #include "errors.h"
 #include "guard.h"
+#include "probe.h"
 
 #define WHY_MAX 1024	/* a step's own message, before apply says what it means */
 
@@ -261,6 +262,9 @@ int policy_apply(const char *file, const char *cgroup, enum backend backend, siz
 		rc = errf(err, errlen, -ENOMEM, "out of memory for %zu filler rules", filler);
 		goto out_compiled;
 	}
+	rc = probe_bpf_lsm(err, errlen);
+	if (rc)
+		goto out_compiled;
 	rc = cgroup_resolve(cgroup, &cgid, &level, rel, sizeof(rel), why, sizeof(why));
 	if (rc) {
 		errf(err, errlen, rc, "%s", why);

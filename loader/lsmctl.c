@@ -30,6 +30,7 @@
 #include "guard.h"
 #include "output.h"
 #include "policy.h"
+#include "probe.h"
 #include "store.h"
 
 #define EXIT_FAIL 1
@@ -52,10 +53,13 @@ static const char *const commands_help =
 	"  stats [-j]                       per-rule hits, per-program runs and run time\n"
 	"  run FILE [--backend B] -- CMD [ARG...]\n"
 	"                                   run CMD in a new cgroup under FILE's policy\n"
+	"  probe [-j]                       what the running kernel offers each backend\n"
+	"  --version                        lsmctl's version\n"
 	"\n"
 	"'lsmctl COMMAND --help' describes each. Exit status: 0 success; 1 the policy\n"
 	"is invalid or the operation failed, and nothing was changed; 2 bad usage;\n"
-	"run exits with CMD's status. Policy format: loader/POLICY.md.\n";
+	"run exits with CMD's status, probe as its --help says. Policy format:\n"
+	"loader/POLICY.md.\n";
 
 static int json;
 
@@ -207,15 +211,18 @@ static const char help_apply[] =
 	"--filler N adds N file rules that match nothing, for benchmarks of\n"
 	"cost against rule count.\n";
 
-/* Apply @file to @cgroup; 0, or EXIT_FAIL having printed why. */
+/* Apply @file to @cgroup; 0, or EXIT_FAIL (EXIT_NO_BPF_LSM) having printed why. */
 static int apply_policy(const char *file, const char *cgroup, enum backend backend,
 			long filler)
 {
 	struct applied a;
 	char err[ERR_MAX];
+	int rc = policy_apply(file, cgroup, backend, (size_t)filler, &a, err, sizeof(err));
 
-	if (policy_apply(file, cgroup, backend, (size_t)filler, &a, err, sizeof(err)))
-		return fail("%s", err);
+	if (rc) {
+		fail("%s", err);
+		return rc == -ENOPKG ? EXIT_NO_BPF_LSM : EXIT_FAIL;
+	}
 	if (!json)
 		printf("applied '%s' to %s (%s backend, %s, %zu rule(s), %d hook(s))\n", a.name,
 		       a.cgroup, backend_ops(backend)->name, a.audit ? "audit" : "enforce",
@@ -759,9 +766,10 @@ static int cmd_run(int argc, char **argv)
 	snprintf(cg, sizeof(cg), "%s/lsmctl-run-%d", parent, getpid());
 	if (mkdir(cg, 0755))
 		return fail("mkdir %s: %s", cg, strerror(errno));
-	if (apply_policy(o.args[0], cg, o.backend, 0)) {
+	rc = apply_policy(o.args[0], cg, o.backend, 0);
+	if (rc) {
 		rmdir(cg);
-		return EXIT_FAIL;
+		return rc;
 	}
 	fflush(stdout);
 	pid = fork();
@@ -804,6 +812,7 @@ int main(int argc, char **argv)
 		{ "check", cmd_check }, { "apply", cmd_apply }, { "detach", cmd_detach },
 		{ "list", cmd_list },   { "show", cmd_show },   { "events", cmd_events },
 		{ "stats", cmd_stats }, { "run", cmd_run },
+		{ "probe", cmd_probe }, { "--version", cmd_version },
 	};
 	size_t i;
 

@@ -2,7 +2,7 @@
 # The lab's test harness: host unit tests, then every boot of tests/boots
 # on each kernel variant given, then one closing "N passed, N failed".
 #
-#   tests/run.sh [VARIANT ...]        default: stock lsm
+#   tests/run.sh [VARIANT ...]        default: stock lsm debian
 #
 # Environment: BOOTS=files (default tests/boots), LIKE=variant to run the
 # boots listed for that variant too (check-debug runs lsm's on debug),
@@ -23,7 +23,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 variants=("$@")
-[ ${#variants[@]} -gt 0 ] || variants=(stock lsm)
+[ ${#variants[@]} -gt 0 ] || variants=(stock lsm debian)
 read -r -a boots <<<"${BOOTS:-tests/boots}"
 results=${RESULTS:-build/test-results}
 mkdir -p "$results"
@@ -114,15 +114,24 @@ if [ "${HOST_TESTS:-1}" = 1 ]; then
 fi
 
 # One boot: its TAP, stderr, console log, exit status and time in
-# $results, named VARIANT-NAME.
+# $results, named VARIANT-NAME. An append of "-" is the kernel's own
+# default (debian: no lsm=).
 boot() {
 	local v=$1 name=$2 append=$3 tests=$4 t0 rc
 	t0=$(date +%s)
+	local initrd=$initrd
+	[ "$append" = - ] && append=
+	# A downloaded kernel's modules (kernel/debian.sh) follow the initramfs.
+	if [ -r "build/kernel/$v/modules.cpio" ]; then
+		cat "$initrd" "build/kernel/$v/modules.cpio" >"$results/$v-$name.cpio"
+		initrd=$results/$v-$name.cpio
+	fi
 	tests/vm/run-vm.sh -q -k "build/kernel/$v/bzImage" -i "$initrd" \
 		-l "$results/$v-$name.log" -t "${TIMEOUT:-600}" -- \
 		"$append" "lab.variant=$v" "lab.tests=$tests" \
 		>"$results/$v-$name.tap" 2>"$results/$v-$name.err"
 	rc=$?
+	rm -f "$results/$v-$name.cpio"
 	echo "$rc $(($(date +%s) - t0))" >"$results/$v-$name.rc"
 }
 
@@ -134,12 +143,15 @@ for v in "${variants[@]}"; do
 		continue
 	fi
 	cache_digest "build/kernel/$v/bzImage"
+	# a downloaded kernel's modules (and so its package version) too
+	cache_digest "build/kernel/$v/modules.cpio"
 	while read -r vs name append tests; do
 		case $vs in '' | '#'*) continue ;; esac
 		[[ ",$vs," == *",$v,"* || ",$vs," == *",${LIKE:-$v},"* ]] || continue
 		[ -z "${ONLY:-}" ] || [[ ",$ONLY," == *",$name,"* ]] || continue
 		[ -z "${THEN:-}" ] || tests+=,$THEN
-		key=$(inputs_key "build/kernel/$v/bzImage" "$initrd" tests/vm/run-vm.sh -- \
+		key=$(inputs_key "build/kernel/$v/bzImage" "build/kernel/$v/modules.cpio" "$initrd" \
+			tests/vm/run-vm.sh -- \
 			"$append" "$tests" "${TIMEOUT:-600}" "${ACCEL:-tcg}")
 		todo+=("$key $v $name $append $tests")
 	done < <(cat "${boots[@]}")

@@ -29,7 +29,7 @@ shift
 
 case $config in
 bpf-*) : "${rules:=eq}" "${cgroups:=1}" "${places:=inside+outside}" ;;
-none) rules=- cgroups=- places=- ;;
+none) rules=- cgroups=- places=${places:--} ;;
 *) rules=- cgroups=- places=${places:-inside} ;;
 esac
 

@@ -16,7 +16,10 @@
 # CGROUPS  BPF only: the policy goes on N sibling cgroups (default 1),
 #          CG/in/c1..cN
 # PLACE    inside (the measured process is in CG/in/c1, or confined as
-#          the backend confines) or outside (BPF: CG/out, no policy)
+#          the backend confines) or outside (BPF: CG/out, no policy);
+#          none: - (the root cgroup) or cgroup (CG/none, a cgroup of its
+#          own: what any task off the root cgroup pays, memcg's charging
+#          on a kernel with it, as BPF's inside and outside pay it too)
 #
 # prepare creates the objects the rules name (the secret file, the
 # denied binary: no workload touches them) and loads the policy; check
@@ -211,6 +214,7 @@ enter() {
 	case $config:$place in
 	bpf-*:inside) echo $$ >$CG/in/c1/cgroup.procs ;;
 	bpf-*:outside) echo $$ >$CG/out/cgroup.procs ;;
+	none:cgroup) mkdir -p $CG/none && echo $$ >$CG/none/cgroup.procs ;;
 	smack:inside) echo Bench >/proc/self/attr/current ;;
 	landlock:inside)
 		[ "$1" = $OPBENCH ] && set -- "$@" --landlock-read $SECRET --landlock-exec $DENIED

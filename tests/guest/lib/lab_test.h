@@ -184,10 +184,15 @@ int lsmctl_detach(struct lab_cmd *c, const char *cgroup);
 
 /* --- the backend, a fixture variant ---------------------------------------- */
 
+/*
+ * Does the kernel carry the lab's series (slot table, more lsm_cgroup
+ * hook slots)? /init says, from the variant: not stock, nosec or debian.
+ */
+bool lab_series(void);
 /* This run's backend: "cgroup" or "global". */
 extern const char *lab_backend;
 /*
- * Stock 6.1 with the cgroup backend: lsm_cgroup programs have 10 hook
+ * 6.1 without the series (stock, Debian's) with the cgroup backend: lsm_cgroup programs have 10 hook
  * slots system-wide, so suites test the rule kinds that fit in them.
  */
 extern bool lab_reduced;

@@ -18,7 +18,7 @@ int main(void)
 	struct bpf_program *prog;
 	int cg, n = 0, total = 0, err = 0, want;
 
-	want = strcmp(getenv("LAB_VARIANT") ?: "", "stock") ? 12 : 10;
+	want = lab_series() ? 12 : 10;
 	skel = cgroup_hooks__open_and_load();
 	if (!skel)
 		tap_bail("load cgroup_hooks.bpf.o: %s", strerror(errno));

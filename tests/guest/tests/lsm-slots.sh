@@ -3,8 +3,8 @@
 # BPF LSM's stubs switched off, and is readable by root only.
 . /lab/lib/lab.sh
 f=/sys/kernel/security/lsm_slots
-if [ "$LAB_VARIANT" = stock ]; then
-	if [ -e $f ]; then not_ok "stock has no $f"; else ok "stock has no $f"; fi
+if [ "$LAB_SERIES" = 0 ]; then
+	if [ -e $f ]; then not_ok "$LAB_VARIANT has no $f"; else ok "$LAB_VARIANT has no $f"; fi
 	exit 0
 fi
 if [ ! -r $f ]; then

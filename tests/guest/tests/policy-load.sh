@@ -19,7 +19,7 @@ a=/tmp/load/secret-a b=/tmp/load/secret-b
 echo a >$a
 echo b >$b
 sp=""
-[ "$LAB_VARIANT" = stock ] && [ "$backend" = cgroup ] && sp="self_protection: off"
+[ "$LAB_SERIES" = 0 ] && [ "$backend" = cgroup ] && sp="self_protection: off"
 mkpolicy() { # NAME FILE...: a policy denying reading each FILE
 	_name=$1
 	shift

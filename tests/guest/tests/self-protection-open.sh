@@ -59,7 +59,7 @@ if mount -t binfmt_misc none $bm 2>$d/out; then
 	[ -e $bm/lab-spo ] && echo -1 >$bm/lab-spo
 	umount $bm
 else
-	skip "binfmt_misc register" "no binfmt_misc in this kernel (CONFIG_BINFMT_MISC is not in kernel/config/lab.config): $(head -c 100 $d/out)"
+	skip "binfmt_misc register" "no binfmt_misc in this kernel (CONFIG_BINFMT_MISC; not in kernel/config/lab.config): $(head -c 100 $d/out)"
 fi
 
 # uevent_helper: CONFIG_UEVENT_HELPER
@@ -68,7 +68,7 @@ if [ -e /sys/kernel/uevent_helper ]; then
 	held "write /sys/kernel/uevent_helper" "echo /bin/true >/sys/kernel/uevent_helper"
 	echo "$was" >/sys/kernel/uevent_helper
 else
-	skip "write /sys/kernel/uevent_helper" "no /sys/kernel/uevent_helper in this kernel (CONFIG_UEVENT_HELPER is not in kernel/config/lab.config)"
+	skip "write /sys/kernel/uevent_helper" "no /sys/kernel/uevent_helper in this kernel (CONFIG_UEVENT_HELPER; not in kernel/config/lab.config nor Debian's)"
 fi
 
 check "detach $cg" $L detach --cgroup $cg

@@ -61,8 +61,8 @@ still_enforced() {
 		ok "the policy still denies reading the secret ($1)"
 	fi
 }
-[ "$LAB_VARIANT" = stock ] && [ "$backend" = cgroup ] &&
-	echo "# stock: self-protection takes one lsm_cgroup hook (file_open); the guard's lsm/ programs take none"
+[ "$LAB_SERIES" = 0 ] && [ "$backend" = cgroup ] &&
+	echo "# $LAB_VARIANT: self-protection takes one lsm_cgroup hook (file_open); the guard's lsm/ programs take none"
 check "apply ($backend backend, self-protection on by default)" \
 	$L apply /tmp/sp.yaml --cgroup $cg --backend $backend
 npins=$(ls -R /sys/fs/bpf/lsmlab | wc -l)

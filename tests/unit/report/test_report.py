@@ -345,6 +345,90 @@ class Tables(unittest.TestCase):
             self.assertEqual("\n".join(lines) + "\n", f.read())
 
 
+# Debian's own kernel, booted without lsm= ("default"): no policy (in the
+# root cgroup, and in one of its own), and the rule set on both BPF
+# backends and AppArmor, open+close only.
+DEBIAN_ROWS = """\
+kernels,debian,default,on,icount,none,-,-,-,open_close,200,11,1190.0,1200.0,1500.0
+kernels,debian,default,on,icount,none,-,-,cgroup,open_close,200,11,1290.0,1300.0,1600.0
+policies,debian,default,on,icount,bpf-cgroup,eq,1,inside,open_close,200,11,1690.0,1700.0,1800.0
+policies,debian,default,on,icount,bpf-cgroup,eq,1,outside,open_close,200,11,1290.0,1300.0,1400.0
+policies,debian,default,on,icount,bpf-global,eq,1,inside,open_close,200,11,1590.0,1600.0,1700.0
+policies,debian,default,on,icount,bpf-global,eq,1,outside,open_close,200,11,1340.0,1350.0,1450.0
+policies,debian,default,on,icount,apparmor,-,-,inside,open_close,200,11,1390.0,1400.0,1500.0
+"""
+
+
+class Debian(TempDir):
+    """debian's figures sit beside the lab's kernels' and change none of
+    their tables."""
+
+    def setUp(self):
+        super().setUp()
+        with open(os.path.join(HERE, "raw.csv"), encoding="utf-8") as f:
+            self.res = report.read_raw(self.write("raw.csv", f.read() + DEBIAN_ROWS))
+
+    def test_keys(self):
+        self.assertEqual(report.kernel("debian", "stat").lsm, "default")
+        self.assertEqual(report.policy("debian", "apparmor", "inside", "stat").lsm, "default")
+        self.assertEqual(report.config_lsm("apparmor", "debian"), "default")
+        self.assertEqual(report.config_lsm("apparmor", "stock"), "apparmor")
+
+    def test_lab_tables_unchanged(self):
+        lab = fixture()
+        for v in report.VARIANTS:
+            self.assertEqual(report.policies_figures(self.res, v), report.policies_figures(lab, v))
+            self.assertEqual(report.policies_added(self.res, v), report.policies_added(lab, v))
+        self.assertEqual(report.policies_lsm_vs_stock(self.res), report.policies_lsm_vs_stock(lab))
+        self.assertEqual(report.kernels_table(self.res, "on")[1],
+                         report.kernels_table(lab, "on")[1])
+
+    def test_debian_table(self):
+        header, rows = report.debian_table(self.res)
+        self.assertEqual(header, ["workload", "nosec", "stock", "debian", "debian/nosec",
+                                  "debian vs stock", "debian in a cgroup",
+                                  "+ over the root cgroup"])
+        self.assertEqual(rows, [["open_close", "1000.0 [990.0-1100.0]", "1100.0 [1090.0-1400.0]",
+                                 "1200.0 [1190.0-1500.0]", "1.200", "+9.1%",
+                                 "1300.0 [1290.0-1600.0]", "+100"]])
+
+    def test_headlines(self):
+        lines = report.headlines(self.res)
+        self.assertIn("- debian, no policy, its own LSMs (no `lsm=`), 1 workloads: "
+                      "debian/nosec 1.200, debian/stock 1.091 (+9.1%; stock with the lab's "
+                      "default set)", lines)
+        # BPF against no policy in a cgroup, AppArmor in the root cgroup
+        self.assertIn("- open+close on debian, what the equivalent rule set adds over no "
+                      "policy: BPF lsm_cgroup +400, BPF lsm_cgroup outside +0, BPF global "
+                      "+300, BPF global outside +50, AppArmor +200", lines)
+
+    def test_policies(self):
+        header, rows = report.policies_added(self.res, "debian")
+        self.assertEqual(header[2:], ["BPF lsm_cgroup inside", "BPF lsm_cgroup outside",
+                                      "BPF global inside", "BPF global outside", "AppArmor"])
+        self.assertEqual(rows, [["open_close", "x1.200", "+400 (x1.700)", "+0 (x1.300)",
+                                 "+300 (x1.600)", "+50 (x1.350)", "+200 (x1.400)"]])
+        self.assertEqual(report.cgroup_vs_global(self.res)[1][-1],
+                         ["debian", "open_close", "+400", "+300", "0.75", "+0", "+50"])
+        header, rows = report.policies_figures(self.res, "debian")
+        self.assertEqual(header[1:3], ["no policy", "no policy, in a cgroup"])
+        self.assertEqual(rows[0][1:3], ["1200.0 [1190.0-1500.0]", "1300.0 [1290.0-1600.0]"])
+        text = "\n".join(report.policies_section(self.res, {}))
+        self.assertIn("### debian, instructions/op", text)
+        self.assertIn("### debian, what the policy adds", text)
+
+    def test_plots(self):
+        header, rows = report.drop_empty(*report.kernels_plot(self.res))
+        self.assertEqual(header[-1], "debian (its own LSMs) mitigations on")
+        self.assertEqual(rows[0][-1], "1.200")
+        header, rows = report.drop_empty(*report.policies_plot(self.res, "debian"))
+        self.assertEqual(header, ["workload", "no policy", "bpf-cgroup inside",
+                                  "bpf-cgroup outside", "bpf-global inside",
+                                  "bpf-global outside", "apparmor"])
+        self.assertEqual(rows, [["open_close", "1.200", "1.700", "1.300", "1.600", "1.350",
+                                 "1.400"], ["stat", None, None, None, None, None, None]])
+
+
 class Plots(TempDir):
     def setUp(self):
         super().setUp()
@@ -353,9 +437,10 @@ class Plots(TempDir):
     def test_kernels_plot(self):
         header, rows = report.kernels_plot(self.res)
         self.assertEqual(header, ["workload", "stock mitigations on", "lsm mitigations on",
-                                  "stock mitigations off", "lsm mitigations off"])
-        self.assertEqual(rows, [["open_close", "1.100", "1.050", "1.100", "1.050"],
-                                ["stat", "1.100", "1.040", "1.100", None]])
+                                  "stock mitigations off", "lsm mitigations off",
+                                  "debian (its own LSMs) mitigations on"])
+        self.assertEqual(rows, [["open_close", "1.100", "1.050", "1.100", "1.050", None],
+                                ["stat", "1.100", "1.040", "1.100", None, None]])
 
     def test_policies_plot(self):
         header, rows = report.drop_empty(*report.policies_plot(self.res, "lsm"))

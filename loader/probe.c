@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lsmctl probe: what the running kernel offers the policy engine, and
+ * what each backend can do there. It loads no program: it reads
+ * securityfs's LSM list, the kernel's BTF (which hooks exist, how many
+ * lsm_cgroup hook slots there are), the cgroup2 and BPF filesystems'
+ * magic numbers, and the ids of the BPF links (the slots taken; whether
+ * bpf() works for the caller at all).
+ */
+#define _GNU_SOURCE
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <getopt.h>
+#include <linux/magic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statfs.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "errors.h"
+#include "guard.h"
+#include "output.h"
+#include "probe.h"
+#include "store.h"
+/* the Makefile's build/loader/version.h: the commit; unknown in other builds */
+#if __has_include("version.h")
+#include "version.h"
+#else
+#define LSMCTL_VERSION "unknown"
+#endif
+
+#define LSM_LIST "/sys/kernel/security/lsm"
+#define VMLINUX_BTF "/sys/kernel/btf/vmlinux"
+#define MAX_SLOTS 256
+
+/* Exit statuses (loader/lsmctl.8); 1 and 2 are lsmctl's failure and usage. */
+enum {
+	PROBE_BOTH = 0,		/* both backends can run */
+	PROBE_GLOBAL_ONLY = 3,	/* no lsm_cgroup programs: the global backend only */
+	PROBE_NEITHER = EXIT_NO_BPF_LSM,	/* no active BPF LSM, BTF, cgroup v2 or BPF filesystem */
+};
+
+struct probe {
+	struct utsname uts;
+	char lsms[256];			/* securityfs's list; "" if unreadable */
+	char enable_with[300];		/* the lsm= line that adds bpf to it */
+	bool lsms_known, bpf_lsm_built, bpf_lsm_active;
+	bool btf, btf_sysfs, cgroup2, bpffs;
+	int bpf_errno;			/* 0: bpf() works for this process */
+	int slots;			/* lsm_cgroup hook slots; 0: no lsm_cgroup */
+	int slots_taken;		/* by lsm_cgroup links now; < 0: unknown */
+	unsigned long long missing_hooks;	/* a bit per enum lab_hook */
+	unsigned long long missing_guard;	/* a bit per enum lab_guard_hook */
+	bool can_global, can_cgroup, self_protection;
+	int status;
+};
+
+static const char help_probe[] =
+	"usage: lsmctl probe [-j]\n"
+	"What the running kernel offers lsmctl: whether BPF LSM is active (and the\n"
+	"lsm= boot parameter that would make it so), the kernel's BTF, cgroup v2\n"
+	"and the BPF filesystem, lsm_cgroup programs and their hook slots, which\n"
+	"of the engine's and of self-protection's hooks the kernel has, and what\n"
+	"each backend can do. Loads nothing. -j: one JSON object.\n"
+	"Exit status: 0 both backends can run; 3 only the global backend (no\n"
+	"lsm_cgroup programs); 4 neither (BPF LSM not active, or no BTF, cgroup v2\n"
+	"or BPF filesystem); 2 bad usage.\n";
+
+static bool is_fs(const char *path, long magic)
+{
+	struct statfs st;
+
+	return !statfs(path, &st) && st.f_type == magic;
+}
+
+/* The active LSMs, and the lsm= line that would add bpf to them. */
+static void probe_lsms(struct probe *p)
+{
+	char list[sizeof(p->lsms)], *tok, *save;
+	size_t n = 0;
+	FILE *f = fopen(LSM_LIST, "r");
+
+	p->lsms_known = f && fgets(p->lsms, sizeof(p->lsms), f);
+	if (f)
+		fclose(f);
+	if (!p->lsms_known)
+		p->lsms[0] = 0;
+	p->lsms[strcspn(p->lsms, "\n")] = 0;
+	snprintf(list, sizeof(list), "%s", p->lsms);
+	n = snprintf(p->enable_with, sizeof(p->enable_with), "lsm=");
+	/* capability is always first, whatever lsm= says */
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "bpf"))
+			p->bpf_lsm_active = true;
+		else if (strcmp(tok, "capability") && n < sizeof(p->enable_with))
+			n += snprintf(p->enable_with + n, sizeof(p->enable_with) - n, "%s,", tok);
+	}
+	if (n < sizeof(p->enable_with))
+		snprintf(p->enable_with + n, sizeof(p->enable_with) - n, "bpf");
+}
+
+int probe_bpf_lsm(char *err, size_t errlen)
+{
+	struct probe p = { 0 };
+
+	probe_lsms(&p);
+	if (!p.lsms_known || p.bpf_lsm_active)
+		return 0;
+	return errf(err, errlen, -ENOPKG,
+		    "BPF LSM is not active in this kernel (its LSMs: %s): a policy would load "
+		    "and never run; boot with %s. Nothing was changed", p.lsms, p.enable_with);
+}
+
+static bool btf_has_lsm_hook(const struct btf *btf, const char *hook)
+{
+	char name[128];
+
+	snprintf(name, sizeof(name), "bpf_lsm_%s", hook);
+	return btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) > 0;
+}
+
+/*
+ * lsm_cgroup's hook slots: CGROUP_LSM_START..CGROUP_LSM_END of enum
+ * cgroup_bpf_attach_type (CGROUP_LSM_NUM: 10 in 6.1, the lab's series
+ * makes it CONFIG_BPF_LSM_CGROUP_HOOKS); 0 before 6.0, which has none.
+ */
+static int btf_cgroup_slots(const struct btf *btf)
+{
+	long long start = -1, end = -1;
+	const struct btf_enum *e;
+	const struct btf_type *t;
+	int id, i;
+
+	id = btf__find_by_name_kind(btf, "cgroup_bpf_attach_type", BTF_KIND_ENUM);
+	if (id <= 0)
+		return 0;
+	t = btf__type_by_id(btf, id);
+	for (i = 0, e = btf_enum(t); i < btf_vlen(t); i++, e++) {
+		const char *name = btf__name_by_offset(btf, e->name_off);
+
+		if (!strcmp(name, "CGROUP_LSM_START"))
+			start = e->val;
+		else if (!strcmp(name, "CGROUP_LSM_END"))
+			end = e->val;
+	}
+	return start >= 0 && end >= start ? (int)(end - start + 1) : 0;
+}
+
+/*
+ * Hook slots lsm_cgroup links take now, one per distinct hook; or -errno
+ * when the links cannot be listed (EPERM: not root; ENOSYS: no bpf()).
+ */
+static int slots_taken(void)
+{
+	__u32 id = 0, hooks[MAX_SLOTS], len;
+	int n = 0, i, fd;
+
+	while (!bpf_link_get_next_id(id, &id)) {
+		struct bpf_link_info link = { 0 };
+		struct bpf_prog_info prog = { 0 };
+
+		fd = bpf_link_get_fd_by_id(id);
+		if (fd < 0)
+			continue;	/* gone since */
+		len = sizeof(link);
+		i = bpf_obj_get_info_by_fd(fd, &link, &len);
+		close(fd);
+		if (i || link.type != BPF_LINK_TYPE_CGROUP ||
+		    link.cgroup.attach_type != BPF_LSM_CGROUP)
+			continue;
+		fd = bpf_prog_get_fd_by_id(link.prog_id);
+		if (fd < 0)
+			continue;
+		len = sizeof(prog);
+		i = bpf_obj_get_info_by_fd(fd, &prog, &len);
+		close(fd);
+		if (i)
+			continue;
+		for (i = 0; i < n && hooks[i] != prog.attach_btf_id; i++)
+			;
+		if (i == n && n < MAX_SLOTS)
+			hooks[n++] = prog.attach_btf_id;
+	}
+	return errno == ENOENT ? n : -errno;
+}
+
+static void probe_kernel(struct probe *p)
+{
+	struct btf *btf;
+	unsigned int h;
+
+	memset(p, 0, sizeof(*p));
+	uname(&p->uts);
+	probe_lsms(p);
+	p->btf_sysfs = !access(VMLINUX_BTF, R_OK);
+	p->cgroup2 = is_fs(CGROUP_ROOT, CGROUP2_SUPER_MAGIC);
+	p->bpffs = is_fs(BPFFS_ROOT, BPF_FS_MAGIC);
+	p->slots_taken = slots_taken();
+	p->bpf_errno = p->slots_taken < 0 ? -p->slots_taken : 0;
+
+	btf = btf__load_vmlinux_btf();
+	p->btf = btf != NULL;
+	if (btf) {
+		p->bpf_lsm_built = btf_has_lsm_hook(btf, "file_open");
+		p->slots = btf_cgroup_slots(btf);
+		for (h = 0; h < LAB_NR_HOOKS; h++)
+			if (!btf_has_lsm_hook(btf, hook_name(h)))
+				p->missing_hooks |= 1ull << h;
+		for (h = 0; h < LAB_NR_GUARD_HOOKS; h++)
+			if (!btf_has_lsm_hook(btf, guard_hook_name(h)))
+				p->missing_guard |= 1ull << h;
+		btf__free(btf);
+	}
+	p->bpf_lsm_active = p->bpf_lsm_active && p->bpf_lsm_built;
+	p->can_global = p->bpf_lsm_active && p->btf && p->cgroup2 && p->bpffs;
+	p->can_cgroup = p->can_global && p->slots > 0;
+	p->self_protection = p->can_global && !p->missing_guard;
+	p->status = p->can_cgroup ? PROBE_BOTH : p->can_global ? PROBE_GLOBAL_ONLY : PROBE_NEITHER;
+}
+
+/* Why neither backend can run, for the text output. */
+static const char *blocker(const struct probe *p)
+{
+	if (!p->btf)
+		return "the kernel has no BTF (CONFIG_DEBUG_INFO_BTF)";
+	if (!p->bpf_lsm_built)
+		return "the kernel has no BPF LSM (CONFIG_BPF_LSM)";
+	if (!p->lsms_known)
+		return "whether BPF LSM is active is unknown (no securityfs)";
+	if (!p->bpf_lsm_active)
+		return "BPF LSM is not active";
+	if (!p->cgroup2)
+		return "no cgroup v2 at " CGROUP_ROOT;
+	if (!p->bpffs)
+		return "no BPF filesystem at " BPFFS_ROOT;
+	return "?";
+}
+
+static void names_of(unsigned long long bits, const char *(*name)(unsigned int), unsigned int n,
+		     bool json)
+{
+	unsigned int h, first = 1;
+
+	for (h = 0; h < n; h++) {
+		if (!(bits & (1ull << h)))
+			continue;
+		if (json) {
+			printf("%s", first ? "" : ",");
+			json_string(stdout, name(h));
+		} else {
+			printf("%s%s", first ? "" : " ", name(h));
+		}
+		first = 0;
+	}
+}
+
+static void print_text(const struct probe *p)
+{
+	int hooks = LAB_NR_HOOKS - __builtin_popcountll(p->missing_hooks);
+
+	printf("Kernel %s (%s)\n", p->uts.release, p->uts.version);
+	if (p->btf)
+		printf("  BTF is available%s\n", p->btf_sysfs ? " (" VMLINUX_BTF ")" : "");
+	else
+		printf("  BTF is NOT available: CO-RE programs cannot load\n");
+	if (!p->bpf_lsm_built)
+		printf("  BPF LSM is NOT built in%s\n", p->btf ? "" : " (or no BTF to tell)");
+	else if (p->bpf_lsm_active)
+		printf("  BPF LSM is active (LSMs: %s)\n", p->lsms);
+	else if (p->lsms_known)
+		printf("  BPF LSM is built in but NOT active (LSMs: %s): boot with %s\n",
+		       p->lsms, p->enable_with);
+	else
+		printf("  BPF LSM is built in, active or not: " LSM_LIST " is unreadable "
+		       "(mount securityfs on /sys/kernel/security)\n");
+	printf("  cgroup v2 is %smounted at " CGROUP_ROOT "\n", p->cgroup2 ? "" : "NOT ");
+	printf("  BPF filesystem is %smounted at " BPFFS_ROOT "\n", p->bpffs ? "" : "NOT ");
+	if (p->bpf_errno)
+		printf("  bpf() system call is NOT usable by this process (%s): lsmctl needs root\n",
+		       strerror(p->bpf_errno));
+	else
+		printf("  bpf() system call is usable by this process\n");
+	if (!p->slots)
+		printf("  lsm_cgroup programs are NOT supported (Linux 6.0 or later)\n");
+	else if (p->slots_taken < 0)
+		printf("  lsm_cgroup programs are supported: %d hook slots\n", p->slots);
+	else
+		printf("  lsm_cgroup programs are supported: %d hook slots, %d taken\n", p->slots,
+		       p->slots_taken);
+	if (!p->btf)
+		printf("  the engine's %d LSM hooks: unknown without BTF\n", LAB_NR_HOOKS);
+	else if (!p->missing_hooks)
+		printf("  the engine's %d LSM hooks are all in the kernel\n", LAB_NR_HOOKS);
+	else {
+		printf("  the engine's LSM hooks: %d of %d in the kernel, NOT: ", hooks, LAB_NR_HOOKS);
+		names_of(p->missing_hooks, hook_name, LAB_NR_HOOKS, false);
+		printf("\n");
+	}
+	if (p->self_protection)
+		printf("  self-protection is complete: its %d LSM hooks are all in the kernel\n",
+		       LAB_NR_GUARD_HOOKS);
+	else if (p->can_global) {
+		printf("  self-protection is NOT complete: the kernel lacks ");
+		names_of(p->missing_guard, guard_hook_name, LAB_NR_GUARD_HOOKS, false);
+		printf("\n");
+	} else {
+		printf("  self-protection cannot run: %s\n", blocker(p));
+	}
+
+	printf("Backends\n");
+	if (p->can_cgroup && p->slots >= hooks)
+		printf("  cgroup backend can run: all %d hooks (%d hook slots, for every "
+		       "lsm_cgroup program on the machine together)\n", hooks, p->slots);
+	else if (p->can_cgroup)
+		printf("  cgroup backend can run: %d of the engine's %d hooks at once (the hook "
+		       "slots, for every lsm_cgroup program on the machine together)\n",
+		       p->slots, hooks);
+	else
+		printf("  cgroup backend can NOT run: %s\n",
+		       p->can_global ? "no lsm_cgroup programs" : blocker(p));
+	if (p->can_global)
+		printf("  global backend can run: all %d hooks, no hook slot limit\n", hooks);
+	else
+		printf("  global backend can NOT run: %s\n", blocker(p));
+}
+
+static void print_json(const struct probe *p)
+{
+	printf("{\"kernel\":{\"release\":");
+	json_string(stdout, p->uts.release);
+	printf(",\"version\":");
+	json_string(stdout, p->uts.version);
+	printf("},\"btf\":%s,\"bpf_lsm\":{\"built\":%s,\"active\":%s,\"lsms\":",
+	       p->btf ? "true" : "false", p->bpf_lsm_built ? "true" : "false",
+	       !p->lsms_known ? "null" : p->bpf_lsm_active ? "true" : "false");
+	if (p->lsms_known)
+		json_string(stdout, p->lsms);
+	else
+		printf("null");
+	printf(",\"enable_with\":");
+	if (p->bpf_lsm_built && !p->bpf_lsm_active && p->lsms_known)
+		json_string(stdout, p->enable_with);
+	else
+		printf("null");
+	printf("},\"cgroup2\":%s,\"bpffs\":%s,\"bpf_syscall\":", p->cgroup2 ? "true" : "false",
+	       p->bpffs ? "true" : "false");
+	if (p->bpf_errno)
+		json_string(stdout, strerror(p->bpf_errno));
+	else
+		printf("\"ok\"");
+	printf(",\"lsm_cgroup\":{\"supported\":%s,\"hook_slots\":%d,\"slots_taken\":",
+	       p->slots ? "true" : "false", p->slots);
+	if (p->slots_taken < 0)
+		printf("null");
+	else
+		printf("%d", p->slots_taken);
+	printf("},\"engine_hooks\":{\"total\":%d,\"missing\":[", LAB_NR_HOOKS);
+	names_of(p->missing_hooks, hook_name, LAB_NR_HOOKS, true);
+	printf("]},\"self_protection\":{\"complete\":%s,\"hooks\":%d,\"missing\":[",
+	       p->self_protection ? "true" : "false", LAB_NR_GUARD_HOOKS);
+	names_of(p->missing_guard, guard_hook_name, LAB_NR_GUARD_HOOKS, true);
+	printf("]},\"backends\":{\"cgroup\":%s,\"global\":%s},\"status\":%d}\n",
+	       p->can_cgroup ? "true" : "false", p->can_global ? "true" : "false", p->status);
+}
+
+int cmd_probe(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct probe p;
+	bool json = false;
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "jh", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(help_probe, stdout);
+			return 0;
+		}
+		if (c != 'j') {
+			fprintf(stderr, "lsmctl: unknown option '%s'\n%s", argv[optind - 1],
+				help_probe);
+			return 2;
+		}
+		json = true;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "lsmctl: probe takes no operands\n%s", help_probe);
+		return 2;
+	}
+	libbpf_set_print(NULL);	/* a missing BTF is reported, not logged */
+	probe_kernel(&p);
+	if (json)
+		print_json(&p);
+	else
+		print_text(&p);
+	return p.status;
+}
+
+int cmd_version(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("lsmctl %s (lsm-lab)\n", LSMCTL_VERSION);
+	return 0;
+}
