@@ -7,7 +7,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 pages=("$@")
 [ ${#pages[@]} -gt 0 ] || pages=(README.md docs/*.md loader/POLICY.md bench/README.md)
-targets=$(sed -n 's/^\([a-z][a-z0-9%-]*\):.*/\1/p' Makefile)
+targets=$(sed -n 's/^\([a-z][a-z0-9% -]*\):.*/\1/p' Makefile | tr ' ' '\n')
 rc=0
 bad() { echo "not ok - docs: $1"; rc=1; }
 
