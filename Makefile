@@ -43,6 +43,9 @@ SELINUX_POLICY := $(BUILD)/guest/selinux/policy.33
 # /lab/bench/build.
 BENCH_POLICIES := $(BUILD)/guest/bench/opbench.aa.bin $(BUILD)/guest/bench/selinux-policy.33
 GUEST_POLICIES := $(AA_POLICIES) $(SELINUX_POLICY) $(BENCH_POLICIES)
+# The ACPI table the *-early kernels install from the initrd unless
+# lockdown refuses (tests/guest/tests/acpi-lockdown.sh).
+ACPI_TABLE := $(BUILD)/guest/acpi/lab-ssdt.aml
 
 vpath %.bpf.c $(sort $(dir $(BPF_SRCS)))
 
@@ -64,7 +67,7 @@ $(BUILD)/.deps: scripts/deps.sh
 
 ## kernels       build the kernel variants in VARIANTS (default: stock lsm)
 kernels: $(foreach v,$(VARIANTS),$(KBUILD)/$(v)/bzImage)
-## kernel-V      build one variant: stock, lsm, nosec or nofix
+## kernel-V      build one variant: stock, lsm, nosec, nofix, stock-early or lsm-early
 kernel-%: $(KBUILD)/%/bzImage ;
 # kernel/build.sh decides whether anything changed; make then sees
 # whether the outputs' mtimes moved.
@@ -87,7 +90,11 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	@$(BPFTOOL) gen skeleton $< name $* >$@
 
 ## guest         static guest binaries (tests, the benchmark) and LSM policies
-guest: $(GUEST_TESTS) $(GUEST_BINS) $(GUEST_POLICIES)
+guest: $(GUEST_TESTS) $(GUEST_BINS) $(GUEST_POLICIES) $(ACPI_TABLE)
+$(ACPI_TABLE): tests/guest/acpi/mkssdt.py
+	@mkdir -p $(@D)
+	@echo "  ACPI    $@"
+	@python3 $< $@
 $(BUILD)/guest/tests/%: tests/guest/src/%.c $(wildcard tests/guest/src/*.h) $(BPF_SKELS)
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
@@ -166,9 +173,10 @@ initramfs: $(INITRAMFS)
 $(INITRAMFS): tests/vm/mkinitramfs.sh tests/guest/init \
 		$(wildcard tests/guest/lib/* tests/guest/tests/* tests/guest/tomoyo/* demo/* loader/examples/*) \
 		$(wildcard bench/guest/* bench/policies/*) \
-		$(GUEST_TESTS) $(GUEST_BINS) $(GUEST_POLICIES) $(BPF_OBJS)
+		$(GUEST_TESTS) $(GUEST_BINS) $(GUEST_POLICIES) $(BPF_OBJS) $(ACPI_TABLE)
 	@tests/vm/mkinitramfs.sh $@ $(BUILD)/guest/tests=lab/tests \
-		$(BUILD)/guest/bin=lab/bin $(BUILD)/bpf=lab/bpf +bpftool \
+		$(BUILD)/guest/bin=lab/bin $(BUILD)/bpf=lab/bpf +bpftool +mkreiserfs \
+		$(BUILD)/guest/acpi=kernel/firmware/acpi \
 		$(BUILD)/guest/apparmor=lab/apparmor $(BUILD)/guest/selinux=lab/selinux \
 		tests/guest/tomoyo=lab/tomoyo demo=lab/demo loader/examples=lab/examples \
 		bench/guest=lab/bench/guest bench/policies=lab/bench/policies \
