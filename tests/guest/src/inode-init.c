@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The inode_init_security fix, on tmpfs and on ext4: a BPF program on
+ * The inode_init_security fix, on tmpfs, on ext4 and on reiserfs (which
+ * stores its one attribute itself, through the old interface,
+ * security_old_inode_init_security()): a BPF program on
  * inode_init_security sees every inode created, even booted with no LSM
  * that sets attributes; its -EPERM refuses creation and leaves nothing
  * behind; and the labels of the LSMs that set attributes (Smack, SELinux)
  * still land while it runs.
  */
 #include <fcntl.h>
+#include <stdlib.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -166,10 +169,22 @@ int main(void)
 	run_on("tmpfs", "/tmp");
 	if (mkdir("/mnt/ext4", 0755) && errno != EEXIST)
 		tap_bail("mkdir /mnt/ext4: %s", strerror(errno));
-	if (mount("/dev/vda", "/mnt/ext4", "ext4", 0, NULL))
+	if (mount("/dev/vda", "/mnt/ext4", "ext4", 0, NULL)) {
 		tap_result(0, "mount the ext4 scratch disk: %s", strerror(errno));
-	else
+	} else {
 		run_on("ext4", "/mnt/ext4");
+		umount("/mnt/ext4");
+	}
+
+	/* The scratch disk again, as reiserfs. */
+	if (mkdir("/mnt/reiserfs", 0755) && errno != EEXIST)
+		tap_bail("mkdir /mnt/reiserfs: %s", strerror(errno));
+	if (system("mkreiserfs -q -f -f /dev/vda >/dev/null 2>&1"))
+		tap_result(0, "mkreiserfs /dev/vda failed");
+	else if (mount("/dev/vda", "/mnt/reiserfs", "reiserfs", 0, NULL))
+		tap_result(0, "mount the reiserfs scratch disk: %s", strerror(errno));
+	else
+		run_on("reiserfs", "/mnt/reiserfs");
 
 	bpf_link__destroy(link);
 	inode_init_probe__destroy(skel);
