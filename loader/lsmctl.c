@@ -281,6 +281,7 @@ static const char help_list[] =
 static void print_policy_json(const struct stored *s, int with_rules)
 {
 	unsigned int h, i, first = 1;
+	char when[64];
 
 	printf("{\"cgroup\":");
 	json_string(stdout, s->meta.cgroup);
@@ -290,8 +291,9 @@ static void print_policy_json(const struct stored *s, int with_rules)
 	       backend_ops(s->meta.backend)->name, s->meta.flags & LAB_AUDIT ? "audit" : "enforce",
 	       s->meta.n_rules);
 	json_string(stdout, s->meta.file);
-	printf(",\"applied\":%llu,\"policy_id\":%u,\"hooks\":[",
-	       (unsigned long long)s->meta.applied, s->meta.policy);
+	format_rfc3339((long long)s->meta.applied, 0, when, sizeof(when));
+	printf(",\"applied\":%llu,\"applied_time\":\"%s\",\"policy_id\":%u,\"hooks\":[",
+	       (unsigned long long)s->meta.applied, when, s->meta.policy);
 	for (h = 0; h < LAB_NR_HOOKS; h++)
 		if (s->meta.hooks & (1ull << h)) {
 			printf("%s\"%s\"", first ? "" : ",", hook_name(h));
@@ -375,9 +377,8 @@ static int cmd_show(int argc, char **argv)
 		printf("\n");
 	} else {
 		char when[64];
-		time_t t = (time_t)s.meta.applied;
 
-		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime(&t));
+		format_rfc3339((long long)s.meta.applied, 0, when, sizeof(when));
 		printf("cgroup:  %s (id %llu)\npolicy:  %s, from %s, applied %s\n", s.meta.cgroup,
 		       (unsigned long long)s.meta.cgroup_id, s.meta.name, s.meta.file, when);
 		printf("mode:    %s, %s backend\nhooks:  ",
