@@ -42,9 +42,10 @@ static const char *const commands_help =
 	"\n"
 	"commands:\n"
 	"  check FILE                       validate a policy file; nothing is loaded\n"
-	"  apply FILE --cgroup PATH [--backend cgroup|global]\n"
+	"  apply FILE --cgroup PATH [--backend cgroup|global] [--mode M] [--dry-run]\n"
 	"                                   enforce FILE on a cgroup and everything below it,\n"
 	"                                   replacing its policy atomically\n"
+	"  diff FILE --cgroup PATH          FILE against the cgroup's policy, rule by rule\n"
 	"  detach --cgroup PATH             remove a cgroup's policy\n"
 	"  list [-j]                        the applied policies\n"
 	"  show PATH [-j]                   one cgroup's policy: rules, hooks, origin\n"
@@ -71,16 +72,23 @@ static int usage_error(const char *help, const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
+/* Why a command failed: on stderr, or with -j as {"error": ...} on stdout. */
 static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int fail(const char *fmt, ...)
 {
+	char msg[ERR_MAX];
 	va_list ap;
 
-	fprintf(stderr, "lsmctl: ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	if (json) {
+		printf("{\"error\":");
+		json_string(stdout, msg);
+		printf("}\n");
+	} else {
+		fprintf(stderr, "lsmctl: %s\n", msg);
+	}
 	return EXIT_FAIL;
 }
 
@@ -91,6 +99,8 @@ struct opts {
 	long count;
 	long timeout;
 	long filler;
+	int audit;		/* --mode: -1 the file's, 0 enforce, 1 audit */
+	bool dry_run;
 	int nargs;
 	char **args;
 };
@@ -105,6 +115,8 @@ static int parse_opts(int argc, char **argv, const char *help, const char *allow
 		{ "count", required_argument, NULL, 'n' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "filler", required_argument, NULL, 'f' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "dry-run", no_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -112,9 +124,10 @@ static int parse_opts(int argc, char **argv, const char *help, const char *allow
 	int c;
 
 	memset(o, 0, sizeof(*o));
+	o->audit = -1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "jhc:b:n:t:f:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jhc:b:n:t:f:m:d", longopts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(help, stdout);
 			exit(0);
@@ -135,6 +148,14 @@ static int parse_opts(int argc, char **argv, const char *help, const char *allow
 			break;
 		case 'j':
 			json = 1;
+			break;
+		case 'm':
+			if (strcmp(optarg, "audit") && strcmp(optarg, "enforce"))
+				return usage_error(help, "mode '%s': audit or enforce", optarg);
+			o->audit = !strcmp(optarg, "audit");
+			break;
+		case 'd':
+			o->dry_run = true;
 			break;
 		case 'n':
 		case 't':
@@ -169,7 +190,7 @@ static int settle(void)
 /* check */
 
 static const char help_check[] =
-	"usage: lsmctl check FILE\n"
+	"usage: lsmctl check FILE [-j]\n"
 	"Validate the policy in FILE without loading anything: every error names\n"
 	"FILE:LINE:COL. Paths are resolved by apply, not here.\n";
 
@@ -179,7 +200,7 @@ static int cmd_check(int argc, char **argv)
 	struct policy p;
 	struct opts o;
 	char err[512];
-	int rc = parse_opts(argc, argv, help_check, "", &o);
+	int rc = parse_opts(argc, argv, help_check, "j", &o);
 
 	if (rc)
 		return rc;
@@ -189,6 +210,21 @@ static int cmd_check(int argc, char **argv)
 		return fail("%s", err);
 	for (i = 0; i < p.n_rules; i++)
 		counts[p.rules[i].kind]++;
+	if (json) {
+		printf("{\"file\":");
+		json_string(stdout, o.args[0]);
+		printf(",\"policy\":");
+		json_string(stdout, p.name);
+		printf(",\"mode\":\"%s\",\"default\":\"%s\",\"rules\":{",
+		       p.audit ? "audit" : "enforce", p.default_deny ? "deny" : "allow");
+		for (i = 0, rc = 0; i <= RULE_CAPABILITY; i++)
+			if (counts[i])
+				printf("%s\"%s\":%zu", rc++ ? "," : "",
+				       rule_kind_name((enum rule_kind)i), counts[i]);
+		printf("}}\n");
+		policy_free(&p);
+		return 0;
+	}
 	printf("%s: policy '%s', %s, default %s, %zu rule(s):", o.args[0], p.name,
 	       p.audit ? "audit" : "enforce", p.default_deny ? "deny" : "allow", p.n_rules);
 	for (i = 0; i <= RULE_CAPABILITY; i++)
@@ -202,50 +238,175 @@ static int cmd_check(int argc, char **argv)
 /* apply */
 
 static const char help_apply[] =
-	"usage: lsmctl apply FILE --cgroup PATH [--backend cgroup|global] [--filler N]\n"
+	"usage: lsmctl apply FILE --cgroup PATH [--backend cgroup|global] [--mode audit|enforce]\n"
+	"                    [--dry-run] [-j] [--filler N]\n"
 	"Enforce the policy in FILE on the cgroup2 folder PATH and every cgroup\n"
 	"below it. A policy already on PATH is replaced atomically: its tasks are\n"
 	"never unconfined. On any failure nothing changes and the reason is\n"
 	"printed. Backends: cgroup (default; lsm_cgroup programs attached to PATH)\n"
 	"or global (lsm/ programs for every task, which look PATH up in a map).\n"
+	"--mode overrides the file's mode. --dry-run compiles the policy as apply\n"
+	"would and says what it would change (as lsmctl diff), changing nothing.\n"
 	"--filler N adds N file rules that match nothing, for benchmarks of\n"
 	"cost against rule count.\n";
 
 /* Apply @file to @cgroup; 0, or EXIT_FAIL (EXIT_NO_BPF_LSM) having printed why. */
-static int apply_policy(const char *file, const char *cgroup, enum backend backend,
-			long filler)
+static int apply_policy(const char *file, const char *cgroup, const struct apply_opts *ao)
 {
 	struct applied a;
 	char err[ERR_MAX];
-	int rc = policy_apply(file, cgroup, backend, (size_t)filler, &a, err, sizeof(err));
+	int rc = policy_apply(file, cgroup, ao, &a, err, sizeof(err));
 
 	if (rc) {
 		fail("%s", err);
 		return rc == -ENOPKG ? EXIT_NO_BPF_LSM : EXIT_FAIL;
 	}
-	if (!json)
+	if (json) {
+		printf("{\"applied\":");
+		json_string(stdout, a.name);
+		printf(",\"cgroup\":");
+		json_string(stdout, a.cgroup);
+		printf(",\"backend\":\"%s\",\"mode\":\"%s\",\"rules\":%zu,\"hooks\":%d}\n",
+		       backend_ops(ao->backend)->name, a.audit ? "audit" : "enforce", a.n_rules,
+		       __builtin_popcountll(a.hooks));
+	} else {
 		printf("applied '%s' to %s (%s backend, %s, %zu rule(s), %d hook(s))\n", a.name,
-		       a.cgroup, backend_ops(backend)->name, a.audit ? "audit" : "enforce",
+		       a.cgroup, backend_ops(ao->backend)->name, a.audit ? "audit" : "enforce",
 		       a.n_rules, __builtin_popcountll(a.hooks));
+	}
+	return 0;
+}
+
+/* The hooks of @mask, space-separated, after @prefix (text) or as a JSON array. */
+static void print_hooks(const char *prefix, __u64 mask)
+{
+	unsigned int h, n = 0;
+
+	printf(json ? "[" : "%s", prefix);
+	for (h = 0; h < LAB_NR_HOOKS; h++)
+		if (mask & (1ull << h))
+			printf(json ? "%s\"%s\"" : "%s%s", n++ ? (json ? "," : " ") : (json ? "" : " "),
+			       hook_name(h));
+	printf(json ? "]" : "\n");
+}
+
+/*
+ * What applying the file would change on the cgroup, rule by rule:
+ * "+" only in the file, "-" only in the applied policy, " " in both.
+ */
+static int print_diff(const char *file, const char *cgroup, const struct apply_opts *ao,
+		      bool dry_run)
+{
+	struct policy_diff d;
+	char err[ERR_MAX];
+	__u64 old_hooks;
+	bool old_audit;
+	__u32 i;
+	int rc = policy_diff(file, cgroup, ao, &d, err, sizeof(err));
+
+	if (rc)
+		return fail("%s", err);
+	if (dry_run && probe_bpf_lsm(err, sizeof(err))) {
+		policy_diff_free(&d);
+		fail("%s", err);
+		return EXIT_NO_BPF_LSM;
+	}
+	old_hooks = d.applied ? d.s.meta.hooks : 0;
+	old_audit = d.applied && (d.s.meta.flags & LAB_AUDIT);
+	if (json) {
+		printf("{\"cgroup\":");
+		json_string(stdout, d.cgroup);
+		printf(",\"policy\":");
+		json_string(stdout, d.name);
+		printf(",\"applied\":");
+		if (d.applied)
+			json_string(stdout, d.s.meta.name);
+		else
+			printf("null");
+		printf(",\"mode\":\"%s\",\"added\":[", d.audit ? "audit" : "enforce");
+		for (i = 0, rc = 0; i < d.c.n_rules; i++)
+			if (!d.in_applied[i]) {
+				printf("%s", rc++ ? "," : "");
+				json_string(stdout, d.c.rules[i].text);
+			}
+		printf("],\"removed\":[");
+		for (i = 0, rc = 0; d.applied && i < d.s.meta.n_rules; i++)
+			if (!d.in_file[i]) {
+				printf("%s", rc++ ? "," : "");
+				json_string(stdout, d.s.rules[i].text);
+			}
+		printf("],\"hooks_added\":");
+		print_hooks("", d.c.hooks & ~old_hooks);
+		printf(",\"hooks_removed\":");
+		print_hooks("", old_hooks & ~d.c.hooks);
+		printf(",\"changed\":false}\n");
+	} else {
+		if (d.applied)
+			printf("--- %s: policy '%s' (%s), applied\n", d.cgroup, d.s.meta.name,
+			       old_audit ? "audit" : "enforce");
+		else
+			printf("--- %s: no policy applied\n", d.cgroup);
+		printf("+++ %s: policy '%s' (%s)\n", file, d.name, d.audit ? "audit" : "enforce");
+		for (i = 0; d.applied && i < d.s.meta.n_rules; i++)
+			if (!d.in_file[i])
+				printf("- line %-4u %s\n", d.s.rules[i].line, d.s.rules[i].text);
+		for (i = 0; i < d.c.n_rules; i++)
+			printf("%c line %-4u %s\n", d.in_applied[i] ? ' ' : '+', d.c.rules[i].line,
+			       d.c.rules[i].text);
+		if (d.c.hooks & ~old_hooks)
+			print_hooks("hooks added:  ", d.c.hooks & ~old_hooks);
+		if (old_hooks & ~d.c.hooks)
+			print_hooks("hooks removed:", old_hooks & ~d.c.hooks);
+		if (dry_run)
+			printf("dry run: nothing was changed\n");
+	}
+	policy_diff_free(&d);
 	return 0;
 }
 
 static int cmd_apply(int argc, char **argv)
 {
 	struct opts o;
-	int rc = parse_opts(argc, argv, help_apply, "cbjf", &o);
+	int rc = parse_opts(argc, argv, help_apply, "cbjfmd", &o);
+	struct apply_opts ao;
 
 	if (rc)
 		return rc;
 	if (o.nargs != 1 || !o.cgroup)
 		return usage_error(help_apply, "%s", "apply takes FILE and --cgroup PATH");
-	return apply_policy(o.args[0], o.cgroup, o.backend, o.filler);
+	ao = (struct apply_opts){ .backend = o.backend, .filler = (size_t)o.filler,
+				  .audit = o.audit };
+	if (o.dry_run)
+		return print_diff(o.args[0], o.cgroup, &ao, true);
+	return apply_policy(o.args[0], o.cgroup, &ao);
+}
+
+/* diff */
+
+static const char help_diff[] =
+	"usage: lsmctl diff FILE --cgroup PATH [--mode audit|enforce] [-j]\n"
+	"The policy in FILE, compiled as apply would, against the policy applied\n"
+	"on PATH, rule by rule: '-' only applied, '+' only in FILE, ' ' in both;\n"
+	"then the hooks apply would add and remove. Changes nothing.\n";
+
+static int cmd_diff(int argc, char **argv)
+{
+	struct opts o;
+	int rc = parse_opts(argc, argv, help_diff, "cjm", &o);
+	struct apply_opts ao;
+
+	if (rc)
+		return rc;
+	if (o.nargs != 1 || !o.cgroup)
+		return usage_error(help_diff, "%s", "diff takes FILE and --cgroup PATH");
+	ao = (struct apply_opts){ .backend = o.backend, .audit = o.audit };
+	return print_diff(o.args[0], o.cgroup, &ao, false);
 }
 
 /* detach */
 
 static const char help_detach[] =
-	"usage: lsmctl detach --cgroup PATH\n"
+	"usage: lsmctl detach --cgroup PATH [-j]\n"
 	"Remove the policy applied to the cgroup PATH (not its ancestors' or\n"
 	"descendants' policies).\n";
 
@@ -255,15 +416,22 @@ static int detach_policy(const char *cgroup, int quiet)
 
 	if (policy_detach(cgroup, rel, sizeof(rel), err, sizeof(err)))
 		return fail("%s", err);
-	if (!quiet && !json)
+	if (quiet)
+		return 0;
+	if (json) {
+		printf("{\"detached\":");
+		json_string(stdout, rel);
+		printf("}\n");
+	} else {
 		printf("detached the policy on %s\n", rel);
+	}
 	return 0;
 }
 
 static int cmd_detach(int argc, char **argv)
 {
 	struct opts o;
-	int rc = parse_opts(argc, argv, help_detach, "c", &o);
+	int rc = parse_opts(argc, argv, help_detach, "cj", &o);
 
 	if (rc)
 		return rc;
@@ -708,7 +876,7 @@ static int cmd_stats(int argc, char **argv)
 /* run */
 
 static const char help_run[] =
-	"usage: lsmctl run FILE [--backend cgroup|global] -- CMD [ARG...]\n"
+	"usage: lsmctl run FILE [--backend cgroup|global] [--mode audit|enforce] -- CMD [ARG...]\n"
 	"Create a new cgroup below lsmctl's own, apply FILE to it, run CMD in it\n"
 	"and wait; then end what CMD left running there, detach the policy, and\n"
 	"remove the cgroup. Exits with CMD's status (128+N if killed by signal N).\n";
@@ -748,6 +916,7 @@ static int cgroup_populated(const char *dir)
 static int cmd_run(int argc, char **argv)
 {
 	char parent[PATH_MAX - 64], cg[PATH_MAX];
+	struct apply_opts ao;
 	struct opts o;
 	char **cmd;
 	int rc, status, tries, dash;
@@ -756,7 +925,7 @@ static int cmd_run(int argc, char **argv)
 	/* lsmctl's options come before "--", CMD's after */
 	for (dash = 1; dash < argc && strcmp(argv[dash], "--"); dash++)
 		;
-	rc = parse_opts(dash, argv, help_run, "b", &o);
+	rc = parse_opts(dash, argv, help_run, "bm", &o);
 	if (rc)
 		return rc;
 	if (o.nargs != 1 || dash >= argc - 1)
@@ -767,7 +936,8 @@ static int cmd_run(int argc, char **argv)
 	snprintf(cg, sizeof(cg), "%s/lsmctl-run-%d", parent, getpid());
 	if (mkdir(cg, 0755))
 		return fail("mkdir %s: %s", cg, strerror(errno));
-	rc = apply_policy(o.args[0], cg, o.backend, 0);
+	ao = (struct apply_opts){ .backend = o.backend, .audit = o.audit };
+	rc = apply_policy(o.args[0], cg, &ao);
 	if (rc) {
 		rmdir(cg);
 		return rc;
@@ -812,7 +982,7 @@ int main(int argc, char **argv)
 	} commands[] = {
 		{ "check", cmd_check }, { "apply", cmd_apply }, { "detach", cmd_detach },
 		{ "list", cmd_list },   { "show", cmd_show },   { "events", cmd_events },
-		{ "stats", cmd_stats }, { "run", cmd_run },
+		{ "stats", cmd_stats }, { "run", cmd_run },     { "diff", cmd_diff },
 		{ "probe", cmd_probe }, { "--version", cmd_version },
 	};
 	size_t i;

@@ -59,6 +59,11 @@ expect "check accepts the example" 0 "policy 'confine-shell', enforce, default a
 expect "check names FILE:LINE:COL of an error" 1 "$out/bad.yaml:4:20: unknown access 'fly'" -- \
 	check "$out/bad.yaml"
 expect "check of a missing file" 1 "No such file or directory" -- check "$out/missing.yaml"
+expect "check -j" 0 '^{"file":"loader/examples/confine-shell.yaml","policy":"confine-shell","mode":"enforce","default":"allow","rules":{"files":1,"network":1,"ptrace":1}}$' -- \
+	check -j loader/examples/confine-shell.yaml
+expect "check -j: an error as JSON on stdout" 1 '^{"error":".*bad.yaml:4:20: unknown access .fly. (read, write, exec, create, unlink)"}$' -- check -j "$out/bad.yaml"
+expect "diff --mode takes audit or enforce" 2 "mode 'x': audit or enforce" -- \
+	diff loader/examples/confine-shell.yaml --cgroup /sys/fs/cgroup/none --mode x
 expect "no command is a usage error" 2 "usage: lsmctl" --
 expect "--help" 0 "check FILE" -- --help
 expect "check --help" 0 "usage: lsmctl check FILE" -- check --help
