@@ -71,3 +71,22 @@ expect "--version" 0 "^lsmctl .* (lsm-lab)$" -- --version
 expect "probe --help gives its exit statuses" 0 "3 only the global backend" -- probe --help
 expect "probe takes no operands" 2 "probe takes no operands" -- probe x
 expect "probe has -j only" 2 "unknown option '-x'" -- probe -x
+
+# make install and uninstall, into a DESTDIR (nothing is run from there)
+dest=$out/destdir
+rm -rf "$dest"
+if make -s install DESTDIR="$dest" PREFIX=/usr >"$out/install.out" 2>&1 &&
+	[ -x "$dest/usr/sbin/lsmctl" ] && [ -f "$dest/usr/share/man/man8/lsmctl.8" ] &&
+	cmp -s "$dest/usr/sbin/lsmctl" build/loader/lsmctl; then
+	echo "ok - install: lsmctl and lsmctl(8) under DESTDIR/PREFIX"
+else
+	echo "not ok - install: lsmctl and lsmctl(8) under DESTDIR/PREFIX"
+	sed 's/^/# /' "$out/install.out"
+fi
+if make -s uninstall DESTDIR="$dest" PREFIX=/usr >"$out/install.out" 2>&1 &&
+	[ ! -e "$dest/usr/sbin/lsmctl" ] && [ ! -e "$dest/usr/share/man/man8/lsmctl.8" ]; then
+	echo "ok - install: uninstall removes both"
+else
+	echo "not ok - install: uninstall removes both"
+	sed 's/^/# /' "$out/install.out"
+fi
