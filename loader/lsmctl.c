@@ -57,6 +57,9 @@ static const char *const commands_help =
 	"  probe [-j]                       what the running kernel offers each backend\n"
 	"  --version                        lsmctl's version\n"
 	"\n"
+	"-j prints JSON, one object a line, on every command (an error too, as\n"
+	"{\"error\":...} on stdout); -p prints it indented.\n"
+	"\n"
 	"'lsmctl COMMAND --help' describes each. Exit status: 0 success; 1 the policy\n"
 	"is invalid or the operation failed, and nothing was changed; 2 bad usage;\n"
 	"run exits with CMD's status, probe as its --help says. Policy format:\n"
@@ -64,11 +67,18 @@ static const char *const commands_help =
 
 static int json;
 
+/* Bad usage: on stderr with the command's help; with -j also {"error": ...} on stdout. */
 static int usage_error(const char *help, const char *fmt, const char *arg)
 {
-	fprintf(stderr, "lsmctl: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n%s", help);
+	char msg[ERR_MAX];
+
+	snprintf(msg, sizeof(msg), fmt, arg);
+	if (json) {
+		printf("{\"error\":");
+		json_string(stdout, msg);
+		printf("}\n");
+	}
+	fprintf(stderr, "lsmctl: %s\n%s", msg, help);
 	return EXIT_USAGE;
 }
 
@@ -112,6 +122,7 @@ static int parse_opts(int argc, char **argv, const char *help, const char *allow
 		{ "cgroup", required_argument, NULL, 'c' },
 		{ "backend", required_argument, NULL, 'b' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
 		{ "count", required_argument, NULL, 'n' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "filler", required_argument, NULL, 'f' },
@@ -127,11 +138,13 @@ static int parse_opts(int argc, char **argv, const char *help, const char *allow
 	o->audit = -1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "jhc:b:n:t:f:m:d", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jphc:b:n:t:f:m:d", longopts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(help, stdout);
 			exit(0);
 		}
+		if (c == 'p' && strchr(allowed, 'j'))
+			c = 'j';	/* -p is -j, indented */
 		if (c == '?' || !strchr(allowed, c))
 			return usage_error(help, "unknown or misplaced option '%s'", argv[optind - 1]);
 		switch (c) {
@@ -171,6 +184,29 @@ static int parse_opts(int argc, char **argv, const char *help, const char *allow
 	o->nargs = argc - optind;
 	o->args = argv + optind;
 	return 0;
+}
+
+/*
+ * -j and -p, wherever they are among lsmctl's options (not CMD's, after
+ * "--"), before the options are parsed: a usage error is JSON too. -p
+ * pretty-prints stdout's JSON from here on.
+ */
+static void json_options(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		const char *a = argv[i];
+		bool cluster = a[0] == '-' && a[1] && !a[strspn(a + 1, "jp") + 1];	/* -j, -jp */
+
+		if ((cluster && strchr(a, 'j')) || !strcmp(a, "--json"))
+			json = 1;
+		if ((cluster && strchr(a, 'p')) || !strcmp(a, "--pretty")) {
+			json = 1;
+			json_pretty_stdout();
+			return;
+		}
+	}
 }
 
 /*
@@ -876,10 +912,12 @@ static int cmd_stats(int argc, char **argv)
 /* run */
 
 static const char help_run[] =
-	"usage: lsmctl run FILE [--backend cgroup|global] [--mode audit|enforce] -- CMD [ARG...]\n"
+	"usage: lsmctl run FILE [--backend cgroup|global] [--mode audit|enforce] [-j] -- CMD [ARG...]\n"
 	"Create a new cgroup below lsmctl's own, apply FILE to it, run CMD in it\n"
 	"and wait; then end what CMD left running there, detach the policy, and\n"
-	"remove the cgroup. Exits with CMD's status (128+N if killed by signal N).\n";
+	"remove the cgroup. Exits with CMD's status (128+N if killed by signal N).\n"
+	"-j: apply's line, then {\"ran\":CMD,\"cgroup\":...,\"status\":N}; CMD's own\n"
+	"output goes to the same stdout, as it is.\n";
 
 static void write_file(const char *dir, const char *name, const char *value)
 {
@@ -925,7 +963,7 @@ static int cmd_run(int argc, char **argv)
 	/* lsmctl's options come before "--", CMD's after */
 	for (dash = 1; dash < argc && strcmp(argv[dash], "--"); dash++)
 		;
-	rc = parse_opts(dash, argv, help_run, "bm", &o);
+	rc = parse_opts(dash, argv, help_run, "bmj", &o);
 	if (rc)
 		return rc;
 	if (o.nargs != 1 || dash >= argc - 1)
@@ -971,6 +1009,13 @@ static int cmd_run(int argc, char **argv)
 	detach_policy(cg, 1);
 	for (tries = 0; rmdir(cg) && errno == EBUSY && tries < 100; tries++)
 		usleep(50 * 1000);
+	if (json) {
+		printf("{\"ran\":");
+		json_string(stdout, cmd[0]);
+		printf(",\"cgroup\":");
+		json_string(stdout, cg + strlen(CGROUP_ROOT));
+		printf(",\"status\":%d}\n", rc);
+	}
 	return rc;
 }
 
@@ -996,8 +1041,11 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
+		if (!strcmp(argv[1], commands[i].name)) {
+			if (commands[i].fn != cmd_probe)	/* probe reads its own -j */
+				json_options(argc - 1, argv + 1);
 			return commands[i].fn(argc - 1, argv + 1);
+		}
 	fprintf(stderr, "lsmctl: unknown command '%s'\n", argv[1]);
 	fputs(commands_help, stderr);
 	return EXIT_USAGE;

@@ -62,6 +62,10 @@ expect "check of a missing file" 1 "No such file or directory" -- check "$out/mi
 expect "check -j" 0 '^{"file":"loader/examples/confine-shell.yaml","policy":"confine-shell","mode":"enforce","default":"allow","rules":{"files":1,"network":1,"ptrace":1}}$' -- \
 	check -j loader/examples/confine-shell.yaml
 expect "check -j: an error as JSON on stdout" 1 '^{"error":".*bad.yaml:4:20: unknown access .fly. (read, write, exec, create, unlink)"}$' -- check -j "$out/bad.yaml"
+expect "check -p: the same object, indented as bpftool -p" 0 '^    "policy": "confine-shell",$' -- \
+	check -p loader/examples/confine-shell.yaml
+expect "check -j: a usage error is JSON too, status 2" 2 '^{"error":"unknown or misplaced option .--bogus."}$' -- \
+	check -j --bogus loader/examples/confine-shell.yaml
 expect "diff --mode takes audit or enforce" 2 "mode 'x': audit or enforce" -- \
 	diff loader/examples/confine-shell.yaml --cgroup /sys/fs/cgroup/none --mode x
 expect "no command is a usage error" 2 "usage: lsmctl" --

@@ -1,8 +1,8 @@
 #!/bin/sh
 # lsmctl for policy developers: diff and apply --dry-run say what would
 # change and change nothing; --mode overrides the file's mode; -j output
-# of apply, detach, diff, list, show, stats, events and of an error is
-# JSON (json-check, a strict reader); on each backend, or on $1 alone.
+# of apply, detach, diff, list, show, stats, events, run and of an error is
+# JSON, -p indented JSON (json-check, a strict reader); on each backend, or on $1 alone.
 . /lab/lib/lab.sh
 L=/lab/bin/lsmctl
 J=/lab/tests/json-check
@@ -91,6 +91,19 @@ out=$($L apply -j /tmp/wf-missing.yaml --cgroup $cg 2>/dev/null)
 rc=$?
 [ $rc -eq 1 ] && ok "apply -j of a missing file exits 1" || not_ok "apply -j of a missing file exits 1" "status $rc"
 json_ok "apply -j's error" error "$out"
+out=$($L show -p $cg)
+if echo "$out" | $J -a 2>/tmp/wf-jc && echo "$out" | grep -q '^    "rule_list": \[$'; then
+	ok "show -p: indented JSON"; else not_ok "show -p: indented JSON" "$(cat /tmp/wf-jc) $out"; fi
+out=$($L show -j $cg --bogus 2>/dev/null)
+rc=$?
+[ $rc -eq 2 ] && ok "a usage error with -j exits 2" || not_ok "a usage error with -j exits 2" "status $rc"
+json_ok "a usage error with -j" error "$out"
 out=$($L detach -j --cgroup $cg)
 json_ok "detach -j" detached "$out"
+out=$($L run -j /tmp/wf-a.yaml --backend $backend -- true)
+rc=$?
+[ $rc -eq 0 ] && ok "run -j works" || not_ok "run -j works" "status $rc"
+json_ok "run -j" applied "$(echo "$out" | head -n 1)"
+json_ok "run -j's last line" ran "$(echo "$out" | tail -n 1)"
+echo "$out" | tail -n 1 | grep -q '"status":0}$' && ok "run -j: CMD's status" || not_ok "run -j: CMD's status" "$out"
 rmdir $cg $ctl
