@@ -355,7 +355,7 @@ static int compile_file_rule(struct said *said, const struct policy_rule *r, uns
 			    r->file.path);
 	if (path_kernel_dev(r->file.path, &st, &dev)) {
 		if (errno == ENOENT && said->warn) {
-			warn(said, r, "%s: %s: apply would refuse the policy", r->file.path,
+			warn(said, r, "warning: %s: %s: apply would refuse the policy", r->file.path,
 			     strerror(errno));
 			return 0;
 		}

@@ -223,29 +223,123 @@ static int settle(void)
 	return 0;
 }
 
+/* The hooks of @mask, space-separated, after @prefix (text) or as a JSON array. */
+static void print_hooks(const char *prefix, __u64 mask)
+{
+	unsigned int h, n = 0;
+
+	printf(json ? "[" : "%s", prefix);
+	for (h = 0; h < LAB_NR_HOOKS; h++)
+		if (mask & (1ull << h))
+			printf(json ? "%s\"%s\"" : "%s%s", n++ ? (json ? "," : " ") : (json ? "" : " "),
+			       hook_name(h));
+	printf(json ? "]" : "\n");
+}
+
 /* check */
 
 static const char help_check[] =
 	"usage: lsmctl check FILE [-j]\n"
-	"Validate the policy in FILE without loading anything: every error names\n"
-	"FILE:LINE:COL. Paths are resolved by apply, not here.\n";
+	"Parse and compile the policy in FILE as apply would, loading nothing:\n"
+	"every error, FILE:LINE:COL each; a warning for each path that does not\n"
+	"exist (apply would refuse it); the hooks the policy needs, and whether\n"
+	"they fit in the running kernel's lsm_cgroup hook slots (the cgroup\n"
+	"backend's limit, shared by every lsm_cgroup program). Exit status 0 when\n"
+	"the policy is valid, warnings or not; 1 when it is not.\n";
+
+#define CHECK_MSG_MAX 16384	/* every error or warning of a file, one a line */
+
+/* @lines, one a line: as a JSON array of strings, or each on stderr. */
+static void print_lines(char *lines)
+{
+	char *line, *save;
+	int n = 0;
+
+	if (json)
+		printf("[");
+	for (line = strtok_r(lines, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (json) {
+			printf("%s", n++ ? "," : "");
+			json_string(stdout, line);
+		} else {
+			fprintf(stderr, "%s\n", line);
+		}
+	}
+	if (json)
+		printf("]");
+}
+
+/* Every error of a file, FILE:LINE:COL each: on stderr, or as {"error": ...}. */
+static int check_failed(const char *errors)
+{
+	char *copy;
+
+	if (json)
+		return fail("%s", errors);
+	copy = strdup(errors);
+	if (!copy)
+		return fail("%s", errors);
+	print_lines(copy);
+	free(copy);
+	return EXIT_FAIL;
+}
+
+static void print_budget(const struct slot_budget *b)
+{
+	if (json) {
+		printf(",\"lsm_cgroup\":{\"hook_slots\":%d,\"slots_taken\":", b->slots);
+		if (b->taken < 0)
+			printf("null");
+		else
+			printf("%d", b->taken);
+		printf(",\"slots_needed\":%d,\"slots_held\":%d,\"fits\":%s}", b->needed, b->held,
+		       b->slots && b->fits ? "true" : "false");
+		return;
+	}
+	if (!b->slots)
+		printf("cgroup backend: this kernel has no lsm_cgroup hook slots (or no BTF to "
+		       "tell): use --backend global\n");
+	else if (b->taken < 0)
+		printf("cgroup backend: %d hook slot(s) of this kernel's %d: %s (how many are "
+		       "taken is unknown: %s)\n", b->needed, b->slots, b->fits ? "fits" : "does NOT fit",
+		       strerror(-b->taken));
+	else
+		printf("cgroup backend: %d hook slot(s), %d of them held already; this kernel has "
+		       "%d, %d taken: %s\n", b->needed, b->held, b->slots, b->taken,
+		       b->fits ? "fits" : "does NOT fit: apply --backend global");
+	printf("global backend: no hook slot limit\n");
+}
 
 static int cmd_check(int argc, char **argv)
 {
 	size_t i, counts[RULE_CAPABILITY + 1] = { 0 };
+	char *err, *warnings;
+	struct slot_budget budget;
+	struct compiled c;
 	struct policy p;
 	struct opts o;
-	char err[512];
 	int rc = parse_opts(argc, argv, help_check, "j", &o);
 
 	if (rc)
 		return rc;
 	if (o.nargs != 1)
 		return usage_error(help_check, "%s", "check takes one FILE");
-	if (policy_parse_file(o.args[0], &p, err, sizeof(err)))
-		return fail("%s", err);
+	err = calloc(1, CHECK_MSG_MAX);
+	warnings = calloc(1, CHECK_MSG_MAX);
+	if (!err || !warnings) {
+		free(err);
+		free(warnings);
+		return fail("out of memory");
+	}
+	if (policy_parse_file(o.args[0], &p, err, CHECK_MSG_MAX) ||
+	    policy_compile_check(o.args[0], &p, &c, warnings, CHECK_MSG_MAX, err, CHECK_MSG_MAX)) {
+		policy_free(&p);
+		rc = check_failed(err);
+		goto out;
+	}
 	for (i = 0; i < p.n_rules; i++)
 		counts[p.rules[i].kind]++;
+	probe_slot_budget(c.hooks, &budget);
 	if (json) {
 		printf("{\"file\":");
 		json_string(stdout, o.args[0]);
@@ -257,18 +351,33 @@ static int cmd_check(int argc, char **argv)
 			if (counts[i])
 				printf("%s\"%s\":%zu", rc++ ? "," : "",
 				       rule_kind_name((enum rule_kind)i), counts[i]);
-		printf("}}\n");
-		policy_free(&p);
-		return 0;
+		printf("},\"hooks\":");
+		print_hooks("", c.hooks);
+		printf(",\"warnings\":");
+		print_lines(warnings);
+		print_budget(&budget);
+		printf("}\n");
+	} else {
+		printf("%s: policy '%s', %s, default %s, %zu rule(s):", o.args[0], p.name,
+		       p.audit ? "audit" : "enforce", p.default_deny ? "deny" : "allow",
+		       p.n_rules);
+		for (i = 0; i <= RULE_CAPABILITY; i++)
+			if (counts[i])
+				printf(" %zu %s", counts[i], rule_kind_name((enum rule_kind)i));
+		printf("\n");
+		fflush(stdout);
+		print_lines(warnings);
+		printf("hooks: %d:", __builtin_popcountll(c.hooks));
+		print_hooks("", c.hooks);
+		print_budget(&budget);
 	}
-	printf("%s: policy '%s', %s, default %s, %zu rule(s):", o.args[0], p.name,
-	       p.audit ? "audit" : "enforce", p.default_deny ? "deny" : "allow", p.n_rules);
-	for (i = 0; i <= RULE_CAPABILITY; i++)
-		if (counts[i])
-			printf(" %zu %s", counts[i], rule_kind_name((enum rule_kind)i));
-	printf("\n");
+	rc = 0;
+	compiled_free(&c);
 	policy_free(&p);
-	return 0;
+out:
+	free(err);
+	free(warnings);
+	return rc;
 }
 
 /* apply */
@@ -311,19 +420,6 @@ static int apply_policy(const char *file, const char *cgroup, const struct apply
 		       a.n_rules, __builtin_popcountll(a.hooks));
 	}
 	return 0;
-}
-
-/* The hooks of @mask, space-separated, after @prefix (text) or as a JSON array. */
-static void print_hooks(const char *prefix, __u64 mask)
-{
-	unsigned int h, n = 0;
-
-	printf(json ? "[" : "%s", prefix);
-	for (h = 0; h < LAB_NR_HOOKS; h++)
-		if (mask & (1ull << h))
-			printf(json ? "%s\"%s\"" : "%s%s", n++ ? (json ? "," : " ") : (json ? "" : " "),
-			       hook_name(h));
-	printf(json ? "]" : "\n");
 }
 
 /*

@@ -35,6 +35,40 @@ json_ok() { # json_ok "what" KEY OUTPUT
 		not_ok "$1: JSON with \"$2\"" "$(cat /tmp/wf-jc)"; fi
 }
 
+# check: every error, warnings for missing paths, the hooks and the slot budget
+cat >/tmp/wf-bad.yaml <<'Y'
+name: wf bad
+rules:
+  - files: /tmp/wf-secret
+    access: [read, fly]
+    action: deny
+  - files: /tmp/wf-nonexistent
+    access: read
+    action: deny
+  - mount: sideways
+Y
+out=$($L check /tmp/wf-bad.yaml 2>&1)
+rc=$?
+echo "$out" | sed 's/^/# /'
+[ $rc -eq 1 ] && [ "$(echo "$out" | grep -c '^/tmp/wf-bad.yaml:[0-9]*:[0-9]*: ')" -eq 3 ] &&
+	ok "check: all three errors, FILE:LINE:COL each" || not_ok "check: all three errors, FILE:LINE:COL each" "status $rc"
+sed -i 's/name: wf bad/name: wf-bad/; s/, fly//; s/sideways/deny/' /tmp/wf-bad.yaml
+out=$($L check /tmp/wf-bad.yaml 2>&1)
+rc=$?
+echo "$out" | sed 's/^/# /'
+[ $rc -eq 0 ] && echo "$out" | grep -q "^/tmp/wf-bad.yaml:6:5: warning: /tmp/wf-nonexistent: No such file" &&
+	ok "check: a missing path is a warning, the policy valid" ||
+	not_ok "check: a missing path is a warning, the policy valid" "status $rc"
+echo "$out" | grep -q "^hooks: 5: file_open sb_mount move_mount sb_umount capable$" &&
+	ok "check: the hooks the policy needs" || not_ok "check: the hooks the policy needs"
+slots=$($L probe -j | sed -n 's/.*"hook_slots":\([0-9]*\).*/\1/p')
+if [ "${slots:-0}" -gt 0 ]; then
+	echo "$out" | grep -q "^cgroup backend: 5 hook slot(s), .*this kernel has $slots, [0-9]* taken: fits$" &&
+		ok "check: they fit in this kernel's $slots lsm_cgroup hook slots" ||
+		not_ok "check: they fit in this kernel's $slots lsm_cgroup hook slots"
+fi
+json_ok "check -j" lsm_cgroup "$($L check -j /tmp/wf-bad.yaml)"
+
 out=$($L apply -j /tmp/wf-a.yaml --cgroup $cg --backend $backend 2>&1)
 [ $? -eq 0 ] && ok "apply -j works" || not_ok "apply -j works" "$out"
 json_ok "apply -j" applied "$out"
