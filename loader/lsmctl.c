@@ -111,6 +111,7 @@ struct opts {
 	long filler;
 	int audit;		/* --mode: -1 the file's, 0 enforce, 1 audit */
 	bool dry_run;
+	bool prometheus;
 	int nargs;
 	char **args;
 };
@@ -128,6 +129,7 @@ static int parse_opts(int argc, char **argv, const char *help, const char *allow
 		{ "filler", required_argument, NULL, 'f' },
 		{ "mode", required_argument, NULL, 'm' },
 		{ "dry-run", no_argument, NULL, 'd' },
+		{ "prometheus", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -138,7 +140,7 @@ static int parse_opts(int argc, char **argv, const char *help, const char *allow
 	o->audit = -1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "jphc:b:n:t:f:m:d", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jphc:b:n:t:f:m:dP", longopts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(help, stdout);
 			exit(0);
@@ -169,6 +171,9 @@ static int parse_opts(int argc, char **argv, const char *help, const char *allow
 			break;
 		case 'd':
 			o->dry_run = true;
+			break;
+		case 'P':
+			o->prometheus = true;
 			break;
 		case 'n':
 		case 't':
@@ -882,11 +887,14 @@ static int cmd_events(int argc, char **argv)
 /* stats */
 
 static const char help_stats[] =
-	"usage: lsmctl stats [-j]\n"
+	"usage: lsmctl stats [-j | --prometheus]\n"
 	"Per policy: how often each rule (and the default) decided, and per\n"
 	"program the kernel's run count and run_time_ns. The kernel counts runs\n"
 	"only while sysctl kernel.bpf_stats_enabled is 1. Programs of the global\n"
-	"backend are shared by every global policy.\n";
+	"backend are shared by every global policy. --prometheus: the same in\n"
+	"node-exporter's textfile format (lsmctl_rule_hits_total,\n"
+	"lsmctl_denials_total, lsmctl_lost_events_total, lsmctl_program_runs_total,\n"
+	"lsmctl_program_run_time_seconds_total, lsmctl_policies, ...).\n";
 
 static int bpf_stats_enabled(void)
 {
@@ -901,7 +909,15 @@ static int bpf_stats_enabled(void)
 	return v;
 }
 
-static void stats_programs(const struct stored *s)
+/* A policy's program on a hook, as the kernel counts it. */
+struct prog_stat {
+	unsigned int hook;
+	__u32 prog_id;
+	__u64 run_cnt, run_time_ns;
+};
+
+/* The programs of @s's links, LAB_NR_HOOKS at most, into @out; how many. */
+static int program_stats(const struct stored *s, struct prog_stat *out)
 {
 	struct bpf_link_info link;
 	struct bpf_prog_info prog;
@@ -923,17 +939,127 @@ static void stats_programs(const struct stored *s)
 			}
 		}
 		close(fds[i]);
+		out[i] = (struct prog_stat){ .hook = hooks[i], .prog_id = link.prog_id,
+					     .run_cnt = prog.run_cnt,
+					     .run_time_ns = prog.run_time_ns };
+	}
+	return n < 0 ? 0 : n;
+}
+
+static void stats_programs(const struct stored *s)
+{
+	struct prog_stat ps[LAB_NR_HOOKS];
+	int n = program_stats(s, ps), i;
+
+	for (i = 0; i < n; i++) {
 		if (json)
 			printf("%s{\"hook\":\"%s\",\"prog_id\":%u,\"run_cnt\":%llu,\"run_time_ns\":%llu}",
-			       i ? "," : "", hook_name(hooks[i]), link.prog_id,
-			       (unsigned long long)prog.run_cnt,
-			       (unsigned long long)prog.run_time_ns);
+			       i ? "," : "", hook_name(ps[i].hook), ps[i].prog_id,
+			       (unsigned long long)ps[i].run_cnt,
+			       (unsigned long long)ps[i].run_time_ns);
 		else
 			printf("  program %-22s id %-5u runs %-10llu run_time_ns %-12llu avg %.0f\n",
-			       hook_name(hooks[i]), link.prog_id, (unsigned long long)prog.run_cnt,
-			       (unsigned long long)prog.run_time_ns,
-			       prog.run_cnt ? (double)prog.run_time_ns / prog.run_cnt : 0.0);
+			       hook_name(ps[i].hook), ps[i].prog_id, (unsigned long long)ps[i].run_cnt,
+			       (unsigned long long)ps[i].run_time_ns,
+			       ps[i].run_cnt ? (double)ps[i].run_time_ns / ps[i].run_cnt : 0.0);
 	}
+}
+
+/*
+ * stats --prometheus: node-exporter's textfile format (text exposition
+ * format 0.0.4), a # HELP and # TYPE before each metric's samples.
+ */
+static void prom_header(const char *metric, const char *type, const char *help)
+{
+	printf("# HELP %s %s\n# TYPE %s %s\n", metric, help, metric, type);
+}
+
+/* {cgroup="...",policy="..." and the rest of the labels, which @more opens with a comma. */
+static void prom_policy(const char *metric, const struct stored *s, const char *more)
+{
+	printf("%s{cgroup=", metric);
+	prom_label(stdout, s->meta.cgroup);
+	printf(",policy=");
+	prom_label(stdout, s->meta.name);
+	printf("%s", more);
+}
+
+static void stats_prometheus(const struct stored *list, int n, int enabled)
+{
+	struct prog_stat ps[LAB_NR_HOOKS];
+	__u32 *seen_progs, r;
+	__u64 *hits, default_hits, denials;
+	int i, j, k, np, n_seen = 0;
+
+	prom_header("lsmctl_policies", "gauge", "Policies applied.");
+	printf("lsmctl_policies %d\n", n);
+	prom_header("lsmctl_bpf_stats_enabled", "gauge",
+		    "1 while sysctl kernel.bpf_stats_enabled is 1 and the kernel counts program runs.");
+	printf("lsmctl_bpf_stats_enabled %d\n", enabled ? 1 : 0);
+	prom_header("lsmctl_rule_hits_total", "counter",
+		    "Times a rule of a policy decided (allow or deny; in audit mode a deny only reports).");
+	for (i = 0; i < n; i++) {
+		hits = calloc(list[i].meta.n_rules + 1, sizeof(*hits));
+		if (!hits)
+			continue;
+		policy_hits(&list[i], hits, &default_hits);
+		for (r = 0; r < list[i].meta.n_rules; r++) {
+			prom_policy("lsmctl_rule_hits_total", &list[i], ",rule=\"");
+			printf("%u\",line=\"%u\",text=", r, list[i].rules[r].line);
+			prom_label(stdout, list[i].rules[r].text);
+			printf("} %llu\n", (unsigned long long)hits[r]);
+		}
+		free(hits);
+	}
+	prom_header("lsmctl_denials_total", "counter",
+		    "Denials of a policy, by its deny rules and its default (in audit mode, reports).");
+	for (i = 0; i < n; i++) {
+		hits = calloc(list[i].meta.n_rules + 1, sizeof(*hits));
+		if (!hits)
+			continue;
+		policy_hits(&list[i], hits, &default_hits);
+		denials = default_hits;
+		for (r = 0; r < list[i].meta.n_rules; r++)
+			if (rule_text_denies(list[i].rules[r].text))
+				denials += hits[r];
+		prom_policy("lsmctl_denials_total", &list[i], ",mode=");
+		printf("\"%s\"} %llu\n", list[i].meta.flags & LAB_AUDIT ? "audit" : "enforce",
+		       (unsigned long long)denials);
+		free(hits);
+	}
+	prom_header("lsmctl_lost_events_total", "counter",
+		    "Events of a policy the ring had no room for.");
+	for (i = 0; i < n; i++) {
+		prom_policy("lsmctl_lost_events_total", &list[i], "");
+		printf("} %llu\n", (unsigned long long)policy_lost(&list[i]));
+	}
+	printf("lsmctl_lost_events_total{cgroup=\"\",policy=\"guard\"} %llu\n",
+	       (unsigned long long)guard_lost());
+	/* the global backend's programs are every global policy's: each once */
+	seen_progs = calloc((size_t)n * LAB_NR_HOOKS + 1, sizeof(*seen_progs));
+	if (!seen_progs)
+		return;
+	prom_header("lsmctl_program_runs_total", "counter",
+		    "Runs of a policy program, counted while kernel.bpf_stats_enabled is 1.");
+	prom_header("lsmctl_program_run_time_seconds_total", "counter",
+		    "Time in a policy program, counted while kernel.bpf_stats_enabled is 1.");
+	for (i = 0; i < n; i++) {
+		np = program_stats(&list[i], ps);
+		for (j = 0; j < np; j++) {
+			for (k = 0; k < n_seen && seen_progs[k] != ps[j].prog_id; k++)
+				;
+			if (k < n_seen)
+				continue;
+			seen_progs[n_seen++] = ps[j].prog_id;
+			printf("lsmctl_program_runs_total{backend=\"%s\",hook=\"%s\",prog_id=\"%u\"} %llu\n",
+			       backend_ops(list[i].meta.backend)->name, hook_name(ps[j].hook),
+			       ps[j].prog_id, (unsigned long long)ps[j].run_cnt);
+			printf("lsmctl_program_run_time_seconds_total{backend=\"%s\",hook=\"%s\",prog_id=\"%u\"} %.9f\n",
+			       backend_ops(list[i].meta.backend)->name, hook_name(ps[j].hook),
+			       ps[j].prog_id, (double)ps[j].run_time_ns / 1e9);
+		}
+	}
+	free(seen_progs);
 }
 
 static int cmd_stats(int argc, char **argv)
@@ -941,19 +1067,26 @@ static int cmd_stats(int argc, char **argv)
 	struct stored *list;
 	struct opts o;
 	__u64 *hits, default_hits;
-	int rc = parse_opts(argc, argv, help_stats, "j", &o), n, i, enabled;
+	int rc = parse_opts(argc, argv, help_stats, "jP", &o), n, i, enabled;
 	__u32 r;
 
 	if (rc)
 		return rc;
 	if (o.nargs)
 		return usage_error(help_stats, "%s", "stats takes no operands");
+	if (json && o.prometheus)
+		return usage_error(help_stats, "%s", "-j or --prometheus, not both");
 	if (settle())
 		return EXIT_FAIL;
 	n = stored_list(&list);
 	if (n < 0)
 		return fail(PIN_ROOT ": %s", strerror(errno));
 	enabled = bpf_stats_enabled();
+	if (o.prometheus) {
+		stats_prometheus(list, n, enabled);
+		stored_list_free(list, n);
+		return 0;
+	}
 	if (json)
 		printf("{\"bpf_stats_enabled\":%s,\"policies\":[", enabled ? "true" : "false");
 	else if (!enabled)

@@ -77,6 +77,7 @@ expect "check -j: a usage error is JSON too, status 2" 2 '^{"error":"unknown or 
 	check -j --bogus loader/examples/confine-shell.yaml
 expect "diff --mode takes audit or enforce" 2 "mode 'x': audit or enforce" -- \
 	diff loader/examples/confine-shell.yaml --cgroup /sys/fs/cgroup/none --mode x
+expect "stats: -j or --prometheus, not both" 2 "-j or --prometheus, not both" -- stats -j --prometheus
 expect "no command is a usage error" 2 "usage: lsmctl" --
 expect "--help" 0 "check FILE" -- --help
 expect "check --help" 0 "usage: lsmctl check FILE" -- check --help
