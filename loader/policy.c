@@ -318,6 +318,32 @@ static int parse_choice(struct ctx *c, const yaml_node_t *n, const char *what,
 	return 0;
 }
 
+/* A value's name in @names by its number in @values, or NULL. */
+static const char *name_of(int value, const char *const *names, const int *values, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (values[i] == value)
+			return names[i];
+	return NULL;
+}
+
+const char *policy_family_name(int family)
+{
+	return name_of(family, families, family_values, ARRAY_SIZE(families));
+}
+
+const char *policy_type_name(int type)
+{
+	return name_of(type, types, type_values, ARRAY_SIZE(types));
+}
+
+const char *policy_cap_name(unsigned int cap)
+{
+	return cap < N_CAPS ? cap_names[cap] : NULL;
+}
+
 /* Which keys each kind of rule takes besides its own and "action". */
 static bool key_allowed(enum rule_kind kind, enum net_op op, int key)
 {

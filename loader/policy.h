@@ -80,5 +80,9 @@ int policy_parse(const char *name, const char *buf, size_t len, struct policy *p
 void policy_free(struct policy *p);
 
 const char *rule_kind_name(enum rule_kind kind);
+/* Values as a policy writes them: an AF_*, a SOCK_*, a CAP_* number; NULL for none. */
+const char *policy_family_name(int family);
+const char *policy_type_name(int type);
+const char *policy_cap_name(unsigned int cap);
 
 #endif /* LSMCTL_POLICY_H */

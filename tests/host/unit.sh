@@ -27,6 +27,14 @@ if ! gcc "${cflags[@]}" -Ibuild/bpf -o "$out/test_compile" \
 fi
 "$out/test_compile" 2>&1 | sed 's/^\(not \)\{0,1\}ok \([0-9]*\) - /&compile: /'
 
+if ! gcc "${cflags[@]}" -o "$out/test_draft" tests/unit/test_draft.c loader/draft.c \
+	loader/policy.c -lyaml -lcmocka 2>"$out/build.err"; then
+	echo "not ok - build the draft policies' unit tests"
+	sed 's/^/# /' "$out/build.err"
+	exit 1
+fi
+"$out/test_draft" 2>&1 | sed 's/^\(not \)\{0,1\}ok \([0-9]*\) - /&draft: /'
+
 if ! gcc "${cflags[@]}" -Ibuild/bpf -Iloader -o "$out/test_output" \
 	tests/unit/test_output.c $(ls loader/*.c | grep -v '/lsmctl\.c$') \
 	-lbpf -lyaml -lcmocka 2>"$out/build.err"; then
