@@ -301,11 +301,17 @@ static void yaml_quoted(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
-static void write_comment(FILE *f, const struct draft_rule *r)
+/* The comment over a rule; @what before it, when the rule stands for several. */
+static void write_comment(FILE *f, const struct draft_rule *r, bool what)
 {
-	size_t i;
+	size_t i, n;
 
 	fprintf(f, "  # ");
+	for (i = 0, n = 0; what && i < N_ACCESS; i++)
+		if (r->access & (1u << i))
+			fprintf(f, "%s%s", n++ ? "," : "", access_names[i]);
+	if (what)
+		fprintf(f, ": ");
 	if (r->kind == RULE_CAPABILITY)
 		fprintf(f, "%s: ", policy_cap_name(__builtin_ctzll(r->caps)));
 	if (r->n_folded) {
@@ -320,24 +326,24 @@ static void write_comment(FILE *f, const struct draft_rule *r)
 	fprintf(f, "%s\n", r->more_comms ? ", ..." : "");
 }
 
-static void write_rule(FILE *f, const struct draft_rule *r)
+/* @r, with @access (files: its own and the rules' it stands for too). */
+static void write_rule(FILE *f, const struct draft_rule *r, unsigned int access)
 {
 	static const char *const ops[] = { "socket", "bind", "connect" };
 	char addr[INET6_ADDRSTRLEN], text[POLICY_PATH_MAX + 4];
 	size_t i, n;
 
-	write_comment(f, r);
 	switch (r->kind) {
 	case RULE_FILES:
 		snprintf(text, sizeof(text), "%s%s", r->path,
 			 !r->subtree ? "" : strcmp(r->path, "/") ? "/**" : "**");
-		fprintf(f, r->access == ACCESS_EXEC ? "  - exec: " : "  - files: ");
+		fprintf(f, access == ACCESS_EXEC ? "  - exec: " : "  - files: ");
 		yaml_quoted(f, text);
 		fprintf(f, "\n");
-		if (r->access != ACCESS_EXEC) {
+		if (access != ACCESS_EXEC) {
 			fprintf(f, "    access: [");
 			for (i = 0, n = 0; i < N_ACCESS; i++)
-				if (r->access & (1u << i))
+				if (access & (1u << i))
 					fprintf(f, "%s%s", n++ ? ", " : "", access_names[i]);
 			fprintf(f, "]\n");
 		}
@@ -368,6 +374,13 @@ static void write_rule(FILE *f, const struct draft_rule *r)
 	fprintf(f, "    action: allow\n");
 }
 
+/* Are @a and @b file rules on the same file, or the same folder's subtree? */
+static bool same_object(const struct draft_rule *a, const struct draft_rule *b)
+{
+	return a->kind == RULE_FILES && b->kind == RULE_FILES && a->subtree == b->subtree &&
+	       !strcmp(a->path, b->path);
+}
+
 /* Files first, by path; then network; then capabilities. */
 static int rule_order(const void *a, const void *b)
 {
@@ -387,7 +400,7 @@ int draft_write(struct draft *d, FILE *f, const char *name, const char *header)
 	static const enum rule_kind fixed[] = { RULE_PTRACE, RULE_MOUNT, RULE_MODULE_LOAD,
 						RULE_SIGNAL };
 	const char *line, *end;
-	size_t i;
+	size_t i, j, k;
 
 	qsort(d->rules, d->n_rules, sizeof(d->rules[0]), rule_order);
 	for (line = header; line && *line; line = end + (*end == '\n')) {
@@ -399,8 +412,16 @@ int draft_write(struct draft *d, FILE *f, const char *name, const char *header)
 		fprintf(f, "# - %.*s\n", (int)(end - line), line);
 	}
 	fprintf(f, "name: %s\nmode: enforce\ndefault: deny\nrules:\n", name);
-	for (i = 0; i < d->n_rules; i++)
-		write_rule(f, &d->rules[i]);
+	for (i = 0; i < d->n_rules; i = j) {
+		unsigned int access = d->rules[i].access;
+
+		/* one rule for each file or folder: the accesses of those on it, a comment each */
+		for (j = i + 1; j < d->n_rules && same_object(&d->rules[i], &d->rules[j]); j++)
+			access |= d->rules[j].access;
+		for (k = i; k < j; k++)
+			write_comment(f, &d->rules[k], j - i > 1);
+		write_rule(f, &d->rules[i], access);
+	}
 	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
 		if (d->fixed_seen[fixed[i]]) {
 			fprintf(f, "  # %s: used %lu time%s (by %s): left to the default, allowed\n",

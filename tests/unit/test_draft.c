@@ -70,6 +70,22 @@ static void test_files_counted(void **state)
 	expect_in("# made by a test\nname: t\nmode: enforce\ndefault: deny\nrules:\n");
 }
 
+/* Rules on one file or folder are written as one, a comment for each access. */
+static void test_one_rule_a_file(void **state)
+{
+	(void)state;
+	assert_int_equal(draft_file(&d, "/tmp/helper.sh", false, ACCESS_EXEC, "work.sh"), 0);
+	assert_int_equal(draft_file(&d, "/tmp/helper.sh", false, ACCESS_EXEC, "work.sh"), 0);
+	assert_int_equal(draft_file(&d, "/tmp/helper.sh", false, ACCESS_READ, "helper.sh"), 0);
+	assert_int_equal(draft_file(&d, "/tmp/out", true, ACCESS_WRITE, "sh"), 0);
+	assert_int_equal(draft_file(&d, "/tmp/out", true, ACCESS_CREATE, "sh"), 0);
+	assert_int_equal(draft_fold(&d, DRAFT_FOLD_MIN), 0);
+	expect_in("  # read: 1 time, by helper.sh\n  # exec: 2 times, by work.sh\n"
+		  "  - files: '/tmp/helper.sh'\n    access: [read, exec]\n    action: allow\n");
+	expect_in("  # write: 1 time, by sh\n  # create: 1 time, by sh\n"
+		  "  - files: '/tmp/out/**'\n    access: [write, create]\n");
+}
+
 /* DRAFT_FOLD_MIN files of one folder with one access fold; fewer do not. */
 static void test_fold(void **state)
 {
@@ -177,6 +193,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_files_counted, free_draft),
+		cmocka_unit_test_teardown(test_one_rule_a_file, free_draft),
 		cmocka_unit_test_teardown(test_fold, free_draft),
 		cmocka_unit_test_teardown(test_no_root_fold, free_draft),
 		cmocka_unit_test_teardown(test_fold_up_and_absorb, free_draft),

@@ -59,8 +59,10 @@ grep -A1 "^  # .* by cat" $w/draft.yaml | grep -q "^  - files: '$w/data/in.txt'$
 grep -q "^  - files: '$w/out/\*\*'$" $w/draft.yaml &&
 	ok "the draft allows what it made in out/ on out/** (the file is made anew next time)" ||
 	not_ok "the draft allows what it made in out/ on out/**"
-grep -q "^  - exec: '$w/helper.sh'$" $w/draft.yaml && grep -q "^  - exec: '/lab/bin/lab-try'$" $w/draft.yaml &&
-	ok "the draft allows executing helper.sh and lab-try" || not_ok "the draft allows executing helper.sh and lab-try"
+grep -A1 "^  - files: '$w/helper.sh'$" $w/draft.yaml | grep -q "^    access: \[read, exec\]$" &&
+	grep -q "^  - exec: '/lab/bin/lab-try'$" $w/draft.yaml &&
+	ok "the draft allows executing (and reading) helper.sh, executing lab-try: a rule a file" ||
+	not_ok "the draft allows executing (and reading) helper.sh, executing lab-try: a rule a file"
 grep -A3 "^  - network: connect$" $w/draft.yaml | grep -q "cidr: '127.0.0.1/32'" &&
 	grep -A4 "^  - network: connect$" $w/draft.yaml | grep -q "ports: 7771" &&
 	ok "the draft allows connecting to 127.0.0.1:7771" || not_ok "the draft allows connecting to 127.0.0.1:7771"
