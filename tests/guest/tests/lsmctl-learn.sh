@@ -37,7 +37,7 @@ S
 chmod +x $w/helper.sh $w/work.sh
 listen() { nc -l -p 7771 </dev/null >/dev/null 2>&1 & sleep 1; }
 session() { # session CMD...: run it, printed as a console session would show it
-	echo "# \$ $*"
+	echo "# \$ $*" | sed 's|/lab/bin/||g'	# as the guide shows it
 	"$@" >$w/session.out 2>&1
 	_rc=$?
 	sed 's/^/# /' $w/session.out
@@ -73,21 +73,28 @@ session $L check $w/draft.yaml
 rc=$?
 [ $rc -eq 0 ] && ok "lsmctl check: the draft is valid" || not_ok "lsmctl check: the draft is valid" "status $rc"
 
+# enforced on a cgroup of its own: the script works, the variant does not
+app=/sys/fs/cgroup/ln-$backend-app
+mkdir -p $app
+session $L apply $w/draft.yaml --cgroup $app --backend $backend
+rc=$?
+[ $rc -eq 0 ] && ok "the draft applies" || not_ok "the draft applies" "status $rc"
 listen
-session $L run $w/draft.yaml --mode enforce --backend $backend -- $w/work.sh
+session in_cg $app $w/work.sh
 rc=$?
 [ $rc -eq 0 ] && ok "enforced, the same script works" || not_ok "enforced, the same script works" "status $rc"
 grep -q "helped" $w/out/result.txt && ok "and it wrote its result" || not_ok "and it wrote its result"
-
 listen
-session $L run $w/draft.yaml --mode enforce --backend $backend -- $w/work.sh more
+session in_cg $app $w/work.sh more
 rc=$?
 [ $rc -ne 0 ] && says_eperm $w/session.out && ok "enforced, the variant that reads secret.txt too is denied (EPERM)" ||
 	not_ok "enforced, the variant that reads secret.txt too is denied (EPERM)" "status $rc"
-session $L events --timeout 2
-grep -q "verdict=deny .* comm=cat hook=file_open object=secret.txt(read,.*rule=default" $w/session.out &&
-	ok "events: the read of secret.txt, by cat, denied by the default" ||
-	not_ok "events: the read of secret.txt, by cat, denied by the default"
+session $L events --cgroup $app --timeout 2
+grep -q "verdict=deny cgroup=/ln-$backend-app .* comm=cat hook=file_open object=secret.txt(read,.*rule=default (default: deny) policy=learned-work.sh" $w/session.out &&
+	ok "events: the read of secret.txt, by cat, denied by the draft's default" ||
+	not_ok "events: the read of secret.txt, by cat, denied by the draft's default"
+$L detach --cgroup $app >/dev/null
+rmdir $app
 control "reading secret.txt" "cat $w/data/secret.txt"
 
 # -j, and learning from a cgroup already running something
@@ -102,8 +109,8 @@ in_cg $cg "while :; do cat $w/data/in.txt; sleep 1; done" >/dev/null 2>&1 &
 reader=$!
 $L learn -o $w/draft3.yaml --backend $backend --cgroup $cg --timeout 5 2>$w/session.out
 rc=$?
-kill $reader
-wait
+echo 1 >$cg/cgroup.kill	# the reader, and its sleep
+wait $reader
 [ $rc -eq 0 ] && grep -q "^  - files: '$w/data/in.txt'$" $w/draft3.yaml &&
 	ok "learn --cgroup: what ran there read in.txt" || not_ok "learn --cgroup: what ran there read in.txt" "status $rc: $(cat $w/session.out)"
 [ -z "$($L list | grep " /ln-$backend ")" ] && ok "learn --cgroup: its policy is detached after" ||
