@@ -1240,7 +1240,8 @@ static const char help_learn[] =
 	"folder is a comment, not a rule. The backend is global by default: the\n"
 	"learning policy needs every one of the engine's hooks, more than stock 6.1's\n"
 	"lsm_cgroup slots. --timeout S: end CMD after S seconds. Exits 0 when the\n"
-	"draft is written, whatever CMD's status (said on stderr, and in the draft).\n";
+	"draft is written, whatever CMD's status (said on stderr, and in the draft);\n"
+	"1 when it is not; 4 when BPF LSM is not active.\n";
 
 static int cmd_learn(int argc, char **argv)
 {
@@ -1273,7 +1274,8 @@ static int cmd_learn(int argc, char **argv)
 	if (rc) {
 		if (o.output)
 			unlink(o.output);
-		return fail("%s", err);
+		fail("%s", err);
+		return rc == -ENOPKG ? EXIT_NO_BPF_LSM : EXIT_FAIL;
 	}
 	if (json) {
 		printf("{\"learned\":");
