@@ -191,30 +191,8 @@ static const char *subtree_suffix(const struct policy_rule *r)
 	return strcmp(r->file.path, "/") ? "/**" : "**";
 }
 
-/*
- * A text cut short keeps its action at its end ("... deny"): stats
- * tells a deny rule's hits by it (rule_text_denies()).
- */
-static void keep_action(const struct policy_rule *r, char *buf, size_t len)
-{
-	const char *action = r->deny ? "... deny" : "... allow";
-	size_t n = strlen(buf), alen = strlen(action);
-
-	if (n + 1 < len || len <= alen || !strcmp(buf + n - alen + 3, action + 3))
-		return;
-	memcpy(buf + len - 1 - alen, action, alen + 1);
-}
-
-static void describe_rule(const struct policy_rule *r, char *buf, size_t len);
-
 /* What a rule looks like in show, stats and events: one line, YAML-ish. */
 static void describe(const struct policy_rule *r, char *buf, size_t len)
-{
-	describe_rule(r, buf, len);
-	keep_action(r, buf, len);
-}
-
-static void describe_rule(const struct policy_rule *r, char *buf, size_t len)
 {
 	static const char *const ops[] = { "socket", "bind", "connect" };
 	char access[64] = "", addr[INET6_ADDRSTRLEN + 4] = "";	/* and /128 */
@@ -257,14 +235,6 @@ static void describe_rule(const struct policy_rule *r, char *buf, size_t len)
 		put(buf, len, "%s %s", rule_kind_name(r->kind), r->deny ? "deny" : "allow");
 		return;
 	}
-}
-
-bool rule_text_denies(const char *text)
-{
-	size_t len = strlen(text);
-
-	/* describe() ends every rule's text with its action */
-	return len >= 5 && !strcmp(text + len - 5, " deny");
 }
 
 /*

@@ -8,7 +8,6 @@
 #define LSMCTL_COMPILE_H
 
 #include <linux/types.h>
-#include <stdbool.h>
 #include <stddef.h>
 
 #include "../bpf-progs/policy/engine.h"
@@ -64,9 +63,6 @@ void compiled_free(struct compiled *c);
  * more rules (benchmarks of cost against rule count). 0 or -ENOMEM.
  */
 int compiled_add_filler(struct compiled *c, size_t n);
-
-/* Does the rule whose text (struct rule_text) is @text deny? */
-bool rule_text_denies(const char *text);
 
 const char *hook_name(unsigned int hook);
 const char *class_name(unsigned int class);

@@ -53,7 +53,7 @@ static const char *const commands_help =
 	"  show PATH [-j]                   one cgroup's policy: rules, hooks, origin\n"
 	"  events [-j] [--cgroup PATH] [--count N] [--timeout SECONDS]\n"
 	"                                   stream denials and audit-mode reports\n"
-	"  stats [-j]                       per-rule hits, per-program runs and run time\n"
+	"  stats [-j | --prometheus]        per-rule hits, per-program runs and run time\n"
 	"  run FILE [--backend B] -- CMD [ARG...]\n"
 	"                                   run CMD in a new cgroup under FILE's policy\n"
 	"  probe [-j]                       what the running kernel offers each backend\n"
@@ -902,10 +902,10 @@ static const char help_stats[] =
 	"Per policy: how often each rule (and the default) decided, and per\n"
 	"program the kernel's run count and run_time_ns. The kernel counts runs\n"
 	"only while sysctl kernel.bpf_stats_enabled is 1. Programs of the global\n"
-	"backend are shared by every global policy. --prometheus: the same in\n"
-	"node-exporter's textfile format (lsmctl_rule_hits_total,\n"
-	"lsmctl_denials_total, lsmctl_lost_events_total, lsmctl_program_runs_total,\n"
-	"lsmctl_program_run_time_seconds_total, lsmctl_policies, ...).\n";
+	"backend are shared by every global policy. --prometheus: the same as\n"
+	"metrics in node-exporter's textfile format (lsmctl_rule_hits_total,\n"
+	"lsmctl_events_lost_total, lsmctl_guard_events_lost_total,\n"
+	"lsmctl_program_runs_total, lsmctl_program_run_seconds_total).\n";
 
 static int bpf_stats_enabled(void)
 {
@@ -920,15 +920,15 @@ static int bpf_stats_enabled(void)
 	return v;
 }
 
-/* A policy's program on a hook, as the kernel counts it. */
+/* What the kernel counts of one of a policy's programs. */
 struct prog_stat {
 	unsigned int hook;
 	__u32 prog_id;
 	__u64 run_cnt, run_time_ns;
 };
 
-/* The programs of @s's links, LAB_NR_HOOKS at most, into @out; how many. */
-static int program_stats(const struct stored *s, struct prog_stat *out)
+/* The programs linked for @s, their counts in @out (LAB_NR_HOOKS at most): how many. */
+static int prog_stats(const struct stored *s, struct prog_stat *out)
 {
 	struct bpf_link_info link;
 	struct bpf_prog_info prog;
@@ -959,118 +959,117 @@ static int program_stats(const struct stored *s, struct prog_stat *out)
 
 static void stats_programs(const struct stored *s)
 {
-	struct prog_stat ps[LAB_NR_HOOKS];
-	int n = program_stats(s, ps), i;
+	struct prog_stat st[LAB_NR_HOOKS];
+	int n = prog_stats(s, st), i;
 
 	for (i = 0; i < n; i++) {
 		if (json)
 			printf("%s{\"hook\":\"%s\",\"prog_id\":%u,\"run_cnt\":%llu,\"run_time_ns\":%llu}",
-			       i ? "," : "", hook_name(ps[i].hook), ps[i].prog_id,
-			       (unsigned long long)ps[i].run_cnt,
-			       (unsigned long long)ps[i].run_time_ns);
+			       i ? "," : "", hook_name(st[i].hook), st[i].prog_id,
+			       (unsigned long long)st[i].run_cnt,
+			       (unsigned long long)st[i].run_time_ns);
 		else
 			printf("  program %-22s id %-5u runs %-10llu run_time_ns %-12llu avg %.0f\n",
-			       hook_name(ps[i].hook), ps[i].prog_id, (unsigned long long)ps[i].run_cnt,
-			       (unsigned long long)ps[i].run_time_ns,
-			       ps[i].run_cnt ? (double)ps[i].run_time_ns / ps[i].run_cnt : 0.0);
+			       hook_name(st[i].hook), st[i].prog_id, (unsigned long long)st[i].run_cnt,
+			       (unsigned long long)st[i].run_time_ns,
+			       st[i].run_cnt ? (double)st[i].run_time_ns / st[i].run_cnt : 0.0);
 	}
 }
 
-/*
- * stats --prometheus: node-exporter's textfile format (text exposition
- * format 0.0.4), a # HELP and # TYPE before each metric's samples.
- */
-static void prom_header(const char *metric, const char *type, const char *help)
+/* @v as a Prometheus label value: backslash, quote and newline escaped. */
+static void prom_value(const char *v)
 {
-	printf("# HELP %s %s\n# TYPE %s %s\n", metric, help, metric, type);
+	putchar('"');
+	for (; *v; v++) {
+		if (*v == '\\' || *v == '"')
+			printf("\\%c", *v);
+		else if (*v == '\n')
+			printf("\\n");
+		else
+			putchar(*v);
+	}
+	putchar('"');
 }
 
-/* {cgroup="...",policy="..." and the rest of the labels, which @more opens with a comma. */
-static void prom_policy(const char *metric, const struct stored *s, const char *more)
+/* The labels naming policy @s: cgroup, policy and backend. */
+static void prom_policy(const struct stored *s)
 {
-	printf("%s{cgroup=", metric);
-	prom_label(stdout, s->meta.cgroup);
+	printf("{cgroup=");
+	prom_value(s->meta.cgroup);
 	printf(",policy=");
-	prom_label(stdout, s->meta.name);
-	printf("%s", more);
+	prom_value(s->meta.name);
+	printf(",backend=\"%s\"", backend_ops(s->meta.backend)->name);
 }
 
-static void stats_prometheus(const struct stored *list, int n, int enabled)
+static void prom_help(const char *name, const char *type, const char *help)
 {
-	struct prog_stat ps[LAB_NR_HOOKS];
-	__u32 *seen_progs, r;
-	__u64 *hits, default_hits, denials;
-	int i, j, k, np, n_seen = 0;
+	printf("# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
 
-	prom_header("lsmctl_policies", "gauge", "Policies applied.");
-	printf("lsmctl_policies %d\n", n);
-	prom_header("lsmctl_bpf_stats_enabled", "gauge",
-		    "1 while sysctl kernel.bpf_stats_enabled is 1 and the kernel counts program runs.");
-	printf("lsmctl_bpf_stats_enabled %d\n", enabled ? 1 : 0);
-	prom_header("lsmctl_rule_hits_total", "counter",
-		    "Times a rule of a policy decided (allow or deny; in audit mode a deny only reports).");
+/*
+ * lsmctl stats --prometheus: node-exporter's textfile collector format
+ * (a file of metrics it serves as they are); counters end in _total.
+ */
+static void stats_prometheus(struct stored *list, int n, int enabled)
+{
+	struct prog_stat st[LAB_NR_HOOKS];
+	__u64 *hits, default_hits;
+	int i, j, k;
+	__u32 r;
+
+	prom_help("lsmctl_bpf_stats_enabled", "gauge",
+		  "Whether the kernel counts BPF program runs (sysctl kernel.bpf_stats_enabled).");
+	printf("lsmctl_bpf_stats_enabled %d\n", enabled);
+	prom_help("lsmctl_rule_hits_total", "counter",
+		  "Decisions a policy's rule made (a deny rule's hits are its denials).");
 	for (i = 0; i < n; i++) {
 		hits = calloc(list[i].meta.n_rules + 1, sizeof(*hits));
 		if (!hits)
 			continue;
 		policy_hits(&list[i], hits, &default_hits);
 		for (r = 0; r < list[i].meta.n_rules; r++) {
-			prom_policy("lsmctl_rule_hits_total", &list[i], ",rule=\"");
-			printf("%u\",line=\"%u\",text=", r, list[i].rules[r].line);
-			prom_label(stdout, list[i].rules[r].text);
+			printf("lsmctl_rule_hits_total");
+			prom_policy(&list[i]);
+			printf(",rule=\"%u\",line=\"%u\",text=", r, list[i].rules[r].line);
+			prom_value(list[i].rules[r].text);
 			printf("} %llu\n", (unsigned long long)hits[r]);
 		}
+		printf("lsmctl_rule_hits_total");
+		prom_policy(&list[i]);
+		printf(",rule=\"default\",line=\"\",text=\"\"} %llu\n",
+		       (unsigned long long)default_hits);
 		free(hits);
 	}
-	prom_header("lsmctl_denials_total", "counter",
-		    "Denials of a policy, by its deny rules and its default (in audit mode, reports).");
+	prom_help("lsmctl_events_lost_total", "counter",
+		  "Events of a policy the ring buffer had no room for.");
 	for (i = 0; i < n; i++) {
-		hits = calloc(list[i].meta.n_rules + 1, sizeof(*hits));
-		if (!hits)
-			continue;
-		policy_hits(&list[i], hits, &default_hits);
-		denials = default_hits;
-		for (r = 0; r < list[i].meta.n_rules; r++)
-			if (rule_text_denies(list[i].rules[r].text))
-				denials += hits[r];
-		prom_policy("lsmctl_denials_total", &list[i], ",mode=");
-		printf("\"%s\"} %llu\n", list[i].meta.flags & LAB_AUDIT ? "audit" : "enforce",
-		       (unsigned long long)denials);
-		free(hits);
-	}
-	prom_header("lsmctl_lost_events_total", "counter",
-		    "Events of a policy the ring had no room for.");
-	for (i = 0; i < n; i++) {
-		prom_policy("lsmctl_lost_events_total", &list[i], "");
+		printf("lsmctl_events_lost_total");
+		prom_policy(&list[i]);
 		printf("} %llu\n", (unsigned long long)policy_lost(&list[i]));
 	}
-	printf("lsmctl_lost_events_total{cgroup=\"\",policy=\"guard\"} %llu\n",
-	       (unsigned long long)guard_lost());
-	/* the global backend's programs are every global policy's: each once */
-	seen_progs = calloc((size_t)n * LAB_NR_HOOKS + 1, sizeof(*seen_progs));
-	if (!seen_progs)
-		return;
-	prom_header("lsmctl_program_runs_total", "counter",
-		    "Runs of a policy program, counted while kernel.bpf_stats_enabled is 1.");
-	prom_header("lsmctl_program_run_time_seconds_total", "counter",
-		    "Time in a policy program, counted while kernel.bpf_stats_enabled is 1.");
-	for (i = 0; i < n; i++) {
-		np = program_stats(&list[i], ps);
-		for (j = 0; j < np; j++) {
-			for (k = 0; k < n_seen && seen_progs[k] != ps[j].prog_id; k++)
-				;
-			if (k < n_seen)
-				continue;
-			seen_progs[n_seen++] = ps[j].prog_id;
-			printf("lsmctl_program_runs_total{backend=\"%s\",hook=\"%s\",prog_id=\"%u\"} %llu\n",
-			       backend_ops(list[i].meta.backend)->name, hook_name(ps[j].hook),
-			       ps[j].prog_id, (unsigned long long)ps[j].run_cnt);
-			printf("lsmctl_program_run_time_seconds_total{backend=\"%s\",hook=\"%s\",prog_id=\"%u\"} %.9f\n",
-			       backend_ops(list[i].meta.backend)->name, hook_name(ps[j].hook),
-			       ps[j].prog_id, (double)ps[j].run_time_ns / 1e9);
+	prom_help("lsmctl_guard_events_lost_total", "counter",
+		  "Events of self-protection's guard the ring buffer had no room for.");
+	printf("lsmctl_guard_events_lost_total %llu\n", (unsigned long long)guard_lost());
+	for (k = 0; k < 2; k++) {
+		prom_help(k ? "lsmctl_program_run_seconds_total" : "lsmctl_program_runs_total",
+			  "counter", k ? "Time a policy's program ran, while the kernel counts." :
+			  "Runs of a policy's program, while the kernel counts.");
+		for (i = 0; i < n; i++) {
+			int m = prog_stats(&list[i], st);
+
+			for (j = 0; j < m; j++) {
+				printf(k ? "lsmctl_program_run_seconds_total" :
+				       "lsmctl_program_runs_total");
+				prom_policy(&list[i]);
+				printf(",hook=\"%s\",prog_id=\"%u\"} ", hook_name(st[j].hook),
+				       st[j].prog_id);
+				if (k)
+					printf("%.9f\n", st[j].run_time_ns / 1e9);
+				else
+					printf("%llu\n", (unsigned long long)st[j].run_cnt);
+			}
 		}
 	}
-	free(seen_progs);
 }
 
 static int cmd_stats(int argc, char **argv)

@@ -75,20 +75,6 @@ void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-void prom_label(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '\\' || *s == '"')
-			fprintf(f, "\\%c", *s);
-		else if (*s == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void indent(FILE *f, int depth)
 {
 	fputc('\n', f);

@@ -22,8 +22,6 @@ void json_pretty(FILE *f, const char *json, size_t len);
  * through json_pretty() (lsmctl -p); 0, or -1 when stdout stays as it was.
  */
 int json_pretty_stdout(void);
-/* @s as a Prometheus label value, quotes included: \\, " and newline escaped. */
-void prom_label(FILE *f, const char *s);
 /* The name of an event's hook (lab_event.hook): the engine's or the guard's. */
 const char *event_hook_name(unsigned int hook);
 /* A CLOCK_MONOTONIC time in ns as local wall-clock time, RFC 3339 (format_rfc3339()). */

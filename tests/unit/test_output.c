@@ -79,18 +79,6 @@ static void test_pretty(void **state)
 			    "{\n    \"k,:{\": \"v\\\"]\\\\\"\n}\n");
 }
 
-static void test_prom_label(void **state)
-{
-	static char buf[256];
-	FILE *f = fmemopen(buf, sizeof(buf), "w");
-
-	(void)state;
-	assert_non_null(f);
-	prom_label(f, "files /a\\b \"c\"\nd caf\xc3\xa9");
-	fclose(f);
-	assert_string_equal(buf, "\"files /a\\\\b \\\"c\\\"\\nd caf\xc3\xa9\"");
-}
-
 static void test_rfc3339(void **state)
 {
 	char buf[64];
@@ -117,7 +105,6 @@ int main(void)
 		cmocka_unit_test(test_utf8_passes_through),
 		cmocka_unit_test(test_invalid_bytes),
 		cmocka_unit_test(test_pretty),
-		cmocka_unit_test(test_prom_label),
 		cmocka_unit_test(test_rfc3339),
 	};
 
