@@ -86,6 +86,10 @@ expect "check -j: a usage error is JSON too, status 2" 2 '^{"error":"unknown or 
 expect "diff --mode takes audit or enforce" 2 "mode 'x': audit or enforce" -- \
 	diff loader/examples/confine-shell.yaml --cgroup /sys/fs/cgroup/none --mode x
 expect "stats: -j or --prometheus, not both" 2 "-j or --prometheus, not both" -- stats -j --prometheus
+expect "learn takes a CMD" 2 "learn takes -- CMD" -- learn -o /dev/null
+expect "learn --cgroup needs --timeout" 2 "learn takes -- CMD" -- learn --cgroup /sys/fs/cgroup
+expect "learn: a CMD or a cgroup, not both" 2 "learn takes -- CMD" -- learn --cgroup /sys/fs/cgroup --timeout 1 -- true
+expect "learn --help" 0 "four or more files of one folder" -- learn --help
 expect "no command is a usage error" 2 "usage: lsmctl" --
 expect "--help" 0 "check FILE" -- --help
 expect "check --help" 0 "usage: lsmctl check FILE" -- check --help
