@@ -60,6 +60,11 @@ ACPI_TABLE := $(BUILD)/guest/acpi/lab-ssdt.aml
 # uapi headers of Debian's 6.1 (linux-libc-dev).
 LANDLOCK_KSFT := $(addprefix $(BUILD)/guest/landlock/,base_test fs_test ptrace_test true \
 	expected-skips)
+# The kernel tree's BPF selftests runner, test_progs, pruned to the BPF
+# LSM's tests, built static against the tree's libbpf and bpftool and the
+# lsm kernel's BTF (tests/guest/test_progs/build.py), run unmodified in
+# the guest (tests/guest/tests/bpf-selftests.sh).
+TEST_PROGS := $(addprefix $(BUILD)/guest/test_progs/,test_progs expected-skips)
 
 vpath %.bpf.c $(sort $(dir $(BPF_SRCS)))
 
@@ -108,12 +113,19 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	@$(BPFTOOL) gen skeleton $< name $* >$@
 
 ## guest         static guest binaries (tests, the benchmark) and LSM policies
-guest: $(GUEST_TESTS) $(GUEST_BINS) $(GUEST_POLICIES) $(ACPI_TABLE) $(LANDLOCK_KSFT)
+guest: $(GUEST_TESTS) $(GUEST_BINS) $(GUEST_POLICIES) $(ACPI_TABLE) $(LANDLOCK_KSFT) \
+	$(TEST_PROGS)
 $(BUILD)/guest/landlock/%: $(KSRC)/tools/testing/selftests/landlock/%.c
 	@mkdir -p $(@D)
 	@echo "  KSFT    $@"
 	@$(CC) -Wall -O2 -static -o $@ $< -lcap
 $(BUILD)/guest/landlock/expected-skips: tests/guest/landlock/expected-skips
+	@mkdir -p $(@D)
+	@cp $< $@
+$(BUILD)/guest/test_progs/test_progs: tests/guest/test_progs/build.py $(KBUILD)/lsm/vmlinux
+	@echo "  KSFT    $@"
+	@python3 $< $(KSRC) $(KBUILD)/lsm/vmlinux $(BUILD)/test_progs $(@D)
+$(BUILD)/guest/test_progs/expected-skips: tests/guest/test_progs/expected-skips
 	@mkdir -p $(@D)
 	@cp $< $@
 $(ACPI_TABLE): tests/guest/acpi/mkssdt.py
@@ -223,10 +235,11 @@ $(INITRAMFS): tests/vm/mkinitramfs.sh tests/guest/init \
 		$(wildcard tests/guest/lib/* tests/guest/tests/* tests/guest/tomoyo/* demo/* loader/examples/*) \
 		$(wildcard bench/guest/* bench/policies/*) \
 		$(GUEST_TESTS) $(GUEST_BINS) $(GUEST_POLICIES) $(BPF_OBJS) $(ACPI_TABLE) \
-		$(LANDLOCK_KSFT)
+		$(LANDLOCK_KSFT) $(TEST_PROGS)
 	@tests/vm/mkinitramfs.sh $@ $(BUILD)/guest/tests=lab/tests \
 		$(BUILD)/guest/bin=lab/bin $(BUILD)/bpf=lab/bpf +bpftool +mkreiserfs \
 		$(BUILD)/guest/acpi=kernel/firmware/acpi $(BUILD)/guest/landlock=lab/landlock \
+		$(BUILD)/guest/test_progs=lab/test_progs \
 		$(BUILD)/guest/apparmor=lab/apparmor $(BUILD)/guest/selinux=lab/selinux \
 		tests/guest/tomoyo=lab/tomoyo demo=lab/demo loader/examples=lab/examples \
 		bench/guest=lab/bench/guest bench/policies=lab/bench/policies \
