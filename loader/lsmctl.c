@@ -440,7 +440,7 @@ static int cmd_detach(int argc, char **argv)
 	return detach_policy(o.cgroup, 0);
 }
 
-/* list, show */
+/* probe */
 
 static const char help_probe[] =
 	"usage: lsmctl probe [-j]\n"
@@ -453,7 +453,6 @@ static const char help_probe[] =
 	"lsm_cgroup programs); 4 neither (BPF LSM not active, or no BTF, cgroup v2\n"
 	"or BPF filesystem); 2 bad usage.\n";
 
-
 static int cmd_probe(int argc, char **argv)
 {
 	struct opts o;
@@ -465,6 +464,8 @@ static int cmd_probe(int argc, char **argv)
 		return usage_error(help_probe, "%s", "probe takes no operands");
 	return probe_report(json);
 }
+
+/* list, show */
 
 static const char help_list[] =
 	"usage: lsmctl list [-j]\n"
