@@ -69,7 +69,7 @@ TEST_PROGS := $(addprefix $(BUILD)/guest/test_progs/,test_progs expected-skips)
 vpath %.bpf.c $(sort $(dir $(BPF_SRCS)))
 
 .PHONY: all help deps kernels bpf guest initramfs loader lsmctl install uninstall fuzz check \
-	check-debug check-load checkpatch bench bench-quick \
+	host-test check-debug check-load checkpatch bench bench-quick \
 	demo vm clean distclean FORCE
 .DELETE_ON_ERROR:
 
@@ -248,6 +248,10 @@ $(INITRAMFS): tests/vm/mkinitramfs.sh tests/guest/init \
 ## check         all tests: host unit tests, then guest tests on each kernel
 check: deps all
 	@tests/run.sh $(VARIANTS)
+
+## host-test     the host tests alone (tests/host/*.sh), no boot of tests/boots
+host-test: deps bpf guest initramfs loader
+	@BOOTS=/dev/null tests/run.sh stock
 
 ## check-debug   every lsm boot on the debug kernel (KASAN, lockdep, kmemleak; about 70 min)
 check-debug: deps all $(KBUILD)/debug/bzImage

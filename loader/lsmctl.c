@@ -445,6 +445,31 @@ static int cmd_detach(int argc, char **argv)
 	return detach_policy(o.cgroup, 0);
 }
 
+/* probe */
+
+static const char help_probe[] =
+	"usage: lsmctl probe [-j]\n"
+	"What the running kernel offers lsmctl: whether BPF LSM is active (and the\n"
+	"lsm= boot parameter that would make it so), the kernel's BTF, cgroup v2\n"
+	"and the BPF filesystem, lsm_cgroup programs and their hook slots, which\n"
+	"of the engine's and of self-protection's hooks the kernel has, and what\n"
+	"each backend can do. Loads nothing. -j: one JSON object.\n"
+	"Exit status: 0 both backends can run; 3 only the global backend (no\n"
+	"lsm_cgroup programs); 4 neither (BPF LSM not active, or no BTF, cgroup v2\n"
+	"or BPF filesystem); 2 bad usage.\n";
+
+static int cmd_probe(int argc, char **argv)
+{
+	struct opts o;
+	int rc = parse_opts(argc, argv, help_probe, "j", &o);
+
+	if (rc)
+		return rc;
+	if (o.nargs)
+		return usage_error(help_probe, "%s", "probe takes no operands");
+	return probe_report(json);
+}
+
 /* list, show */
 
 static const char help_list[] =
