@@ -184,14 +184,17 @@ $(BUILD)/loader/version.h: FORCE
 	@v="#define LSMCTL_VERSION \"$$(git describe --always --dirty 2>/dev/null || echo unknown)\""; \
 		[ "$$(cat $@ 2>/dev/null)" = "$$v" ] || echo "$$v" >$@
 
-## install       lsmctl and its man page in $(DESTDIR)$(PREFIX) (default /usr/local)
+## install       lsmctl, its man page and bash completion in $(DESTDIR)$(PREFIX) (default /usr/local)
 PREFIX ?= /usr/local
-install: $(BUILD)/loader/lsmctl loader/lsmctl.8
+install: $(BUILD)/loader/lsmctl loader/lsmctl.8 loader/lsmctl.bash-completion
 	install -D -m 0755 $(BUILD)/loader/lsmctl $(DESTDIR)$(PREFIX)/sbin/lsmctl
 	install -D -m 0644 loader/lsmctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/lsmctl.8
+	install -D -m 0644 loader/lsmctl.bash-completion \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/lsmctl
 ## uninstall     remove what install put there
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/sbin/lsmctl $(DESTDIR)$(PREFIX)/share/man/man8/lsmctl.8
+	rm -f $(DESTDIR)$(PREFIX)/sbin/lsmctl $(DESTDIR)$(PREFIX)/share/man/man8/lsmctl.8 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/lsmctl
 $(BUILD)/guest/bin/lsmctl: $(BUILD)/loader/lsmctl
 	@mkdir -p $(@D)
 	@cp $< $@

@@ -51,7 +51,7 @@ static const char *const commands_help =
 	"  show PATH [-j]                   one cgroup's policy: rules, hooks, origin\n"
 	"  events [-j] [--cgroup PATH] [--count N] [--timeout SECONDS]\n"
 	"                                   stream denials and audit-mode reports\n"
-	"  stats [-j]                       per-rule hits, per-program runs and run time\n"
+	"  stats [-j | --prometheus]        per-rule hits, per-program runs and run time\n"
 	"  run FILE [--backend B] -- CMD [ARG...]\n"
 	"                                   run CMD in a new cgroup under FILE's policy\n"
 	"  probe [-j]                       what the running kernel offers each backend\n"
@@ -101,6 +101,7 @@ struct opts {
 	long filler;
 	int audit;		/* --mode: -1 the file's, 0 enforce, 1 audit */
 	bool dry_run;
+	bool prometheus;
 	int nargs;
 	char **args;
 };
@@ -117,6 +118,7 @@ static int parse_opts(int argc, char **argv, const char *help, const char *allow
 		{ "filler", required_argument, NULL, 'f' },
 		{ "mode", required_argument, NULL, 'm' },
 		{ "dry-run", no_argument, NULL, 'd' },
+		{ "prometheus", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -127,7 +129,7 @@ static int parse_opts(int argc, char **argv, const char *help, const char *allow
 	o->audit = -1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "jhc:b:n:t:f:m:d", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jhc:b:n:t:f:m:dP", longopts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(help, stdout);
 			exit(0);
@@ -156,6 +158,9 @@ static int parse_opts(int argc, char **argv, const char *help, const char *allow
 			break;
 		case 'd':
 			o->dry_run = true;
+			break;
+		case 'P':
+			o->prometheus = true;
 			break;
 		case 'n':
 		case 't':
@@ -775,11 +780,14 @@ static int cmd_events(int argc, char **argv)
 /* stats */
 
 static const char help_stats[] =
-	"usage: lsmctl stats [-j]\n"
+	"usage: lsmctl stats [-j | --prometheus]\n"
 	"Per policy: how often each rule (and the default) decided, and per\n"
 	"program the kernel's run count and run_time_ns. The kernel counts runs\n"
 	"only while sysctl kernel.bpf_stats_enabled is 1. Programs of the global\n"
-	"backend are shared by every global policy.\n";
+	"backend are shared by every global policy. --prometheus: the same as\n"
+	"metrics in node-exporter's textfile format (lsmctl_rule_hits_total,\n"
+	"lsmctl_events_lost_total, lsmctl_guard_events_lost_total,\n"
+	"lsmctl_program_runs_total, lsmctl_program_run_seconds_total).\n";
 
 static int bpf_stats_enabled(void)
 {
@@ -794,7 +802,15 @@ static int bpf_stats_enabled(void)
 	return v;
 }
 
-static void stats_programs(const struct stored *s)
+/* What the kernel counts of one of a policy's programs. */
+struct prog_stat {
+	unsigned int hook;
+	__u32 prog_id;
+	__u64 run_cnt, run_time_ns;
+};
+
+/* The programs linked for @s, their counts in @out (LAB_NR_HOOKS at most): how many. */
+static int prog_stats(const struct stored *s, struct prog_stat *out)
 {
 	struct bpf_link_info link;
 	struct bpf_prog_info prog;
@@ -816,16 +832,125 @@ static void stats_programs(const struct stored *s)
 			}
 		}
 		close(fds[i]);
+		out[i] = (struct prog_stat){ .hook = hooks[i], .prog_id = link.prog_id,
+					     .run_cnt = prog.run_cnt,
+					     .run_time_ns = prog.run_time_ns };
+	}
+	return n < 0 ? 0 : n;
+}
+
+static void stats_programs(const struct stored *s)
+{
+	struct prog_stat st[LAB_NR_HOOKS];
+	int n = prog_stats(s, st), i;
+
+	for (i = 0; i < n; i++) {
 		if (json)
 			printf("%s{\"hook\":\"%s\",\"prog_id\":%u,\"run_cnt\":%llu,\"run_time_ns\":%llu}",
-			       i ? "," : "", hook_name(hooks[i]), link.prog_id,
-			       (unsigned long long)prog.run_cnt,
-			       (unsigned long long)prog.run_time_ns);
+			       i ? "," : "", hook_name(st[i].hook), st[i].prog_id,
+			       (unsigned long long)st[i].run_cnt,
+			       (unsigned long long)st[i].run_time_ns);
 		else
 			printf("  program %-22s id %-5u runs %-10llu run_time_ns %-12llu avg %.0f\n",
-			       hook_name(hooks[i]), link.prog_id, (unsigned long long)prog.run_cnt,
-			       (unsigned long long)prog.run_time_ns,
-			       prog.run_cnt ? (double)prog.run_time_ns / prog.run_cnt : 0.0);
+			       hook_name(st[i].hook), st[i].prog_id, (unsigned long long)st[i].run_cnt,
+			       (unsigned long long)st[i].run_time_ns,
+			       st[i].run_cnt ? (double)st[i].run_time_ns / st[i].run_cnt : 0.0);
+	}
+}
+
+/* @v as a Prometheus label value: backslash, quote and newline escaped. */
+static void prom_value(const char *v)
+{
+	putchar('"');
+	for (; *v; v++) {
+		if (*v == '\\' || *v == '"')
+			printf("\\%c", *v);
+		else if (*v == '\n')
+			printf("\\n");
+		else
+			putchar(*v);
+	}
+	putchar('"');
+}
+
+/* The labels naming policy @s: cgroup, policy and backend. */
+static void prom_policy(const struct stored *s)
+{
+	printf("{cgroup=");
+	prom_value(s->meta.cgroup);
+	printf(",policy=");
+	prom_value(s->meta.name);
+	printf(",backend=\"%s\"", backend_ops(s->meta.backend)->name);
+}
+
+static void prom_help(const char *name, const char *type, const char *help)
+{
+	printf("# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/*
+ * lsmctl stats --prometheus: node-exporter's textfile collector format
+ * (a file of metrics it serves as they are); counters end in _total.
+ */
+static void stats_prometheus(struct stored *list, int n, int enabled)
+{
+	struct prog_stat st[LAB_NR_HOOKS];
+	__u64 *hits, default_hits;
+	int i, j, k;
+	__u32 r;
+
+	prom_help("lsmctl_bpf_stats_enabled", "gauge",
+		  "Whether the kernel counts BPF program runs (sysctl kernel.bpf_stats_enabled).");
+	printf("lsmctl_bpf_stats_enabled %d\n", enabled);
+	prom_help("lsmctl_rule_hits_total", "counter",
+		  "Decisions a policy's rule made (a deny rule's hits are its denials).");
+	for (i = 0; i < n; i++) {
+		hits = calloc(list[i].meta.n_rules + 1, sizeof(*hits));
+		if (!hits)
+			continue;
+		policy_hits(&list[i], hits, &default_hits);
+		for (r = 0; r < list[i].meta.n_rules; r++) {
+			printf("lsmctl_rule_hits_total");
+			prom_policy(&list[i]);
+			printf(",rule=\"%u\",line=\"%u\",text=", r, list[i].rules[r].line);
+			prom_value(list[i].rules[r].text);
+			printf("} %llu\n", (unsigned long long)hits[r]);
+		}
+		printf("lsmctl_rule_hits_total");
+		prom_policy(&list[i]);
+		printf(",rule=\"default\",line=\"\",text=\"\"} %llu\n",
+		       (unsigned long long)default_hits);
+		free(hits);
+	}
+	prom_help("lsmctl_events_lost_total", "counter",
+		  "Events of a policy the ring buffer had no room for.");
+	for (i = 0; i < n; i++) {
+		printf("lsmctl_events_lost_total");
+		prom_policy(&list[i]);
+		printf("} %llu\n", (unsigned long long)policy_lost(&list[i]));
+	}
+	prom_help("lsmctl_guard_events_lost_total", "counter",
+		  "Events of self-protection's guard the ring buffer had no room for.");
+	printf("lsmctl_guard_events_lost_total %llu\n", (unsigned long long)guard_lost());
+	for (k = 0; k < 2; k++) {
+		prom_help(k ? "lsmctl_program_run_seconds_total" : "lsmctl_program_runs_total",
+			  "counter", k ? "Time a policy's program ran, while the kernel counts." :
+			  "Runs of a policy's program, while the kernel counts.");
+		for (i = 0; i < n; i++) {
+			int m = prog_stats(&list[i], st);
+
+			for (j = 0; j < m; j++) {
+				printf(k ? "lsmctl_program_run_seconds_total" :
+				       "lsmctl_program_runs_total");
+				prom_policy(&list[i]);
+				printf(",hook=\"%s\",prog_id=\"%u\"} ", hook_name(st[j].hook),
+				       st[j].prog_id);
+				if (k)
+					printf("%.9f\n", st[j].run_time_ns / 1e9);
+				else
+					printf("%llu\n", (unsigned long long)st[j].run_cnt);
+			}
+		}
 	}
 }
 
@@ -834,7 +959,7 @@ static int cmd_stats(int argc, char **argv)
 	struct stored *list;
 	struct opts o;
 	__u64 *hits, default_hits;
-	int rc = parse_opts(argc, argv, help_stats, "j", &o), n, i, enabled;
+	int rc = parse_opts(argc, argv, help_stats, "jP", &o), n, i, enabled;
 	__u32 r;
 
 	if (rc)
@@ -847,6 +972,11 @@ static int cmd_stats(int argc, char **argv)
 	if (n < 0)
 		return fail(PIN_ROOT ": %s", strerror(errno));
 	enabled = bpf_stats_enabled();
+	if (o.prometheus) {
+		stats_prometheus(list, n, enabled);
+		stored_list_free(list, n);
+		return 0;
+	}
 	if (json)
 		printf("{\"bpf_stats_enabled\":%s,\"policies\":[", enabled ? "true" : "false");
 	else if (!enabled)

@@ -71,3 +71,43 @@ expect "--version" 0 "^lsmctl .* (lsm-lab)$" -- --version
 expect "probe --help gives its exit statuses" 0 "3 only the global backend" -- probe --help
 expect "probe takes no operands" 2 "probe takes no operands" -- probe x
 expect "probe has -j only" 2 "unknown or misplaced option '-x'" -- probe -x
+
+# make install and uninstall, into a DESTDIR (nothing is run from there)
+dest=$out/destdir
+rm -rf "$dest"
+if make -s install DESTDIR="$dest" PREFIX=/usr >"$out/install.out" 2>&1 &&
+	[ -x "$dest/usr/sbin/lsmctl" ] && [ -f "$dest/usr/share/man/man8/lsmctl.8" ] &&
+	[ -f "$dest/usr/share/bash-completion/completions/lsmctl" ] &&
+	cmp -s "$dest/usr/sbin/lsmctl" build/loader/lsmctl; then
+	echo "ok - install: lsmctl, lsmctl(8) and its completion under DESTDIR/PREFIX"
+else
+	echo "not ok - install: lsmctl, lsmctl(8) and its completion under DESTDIR/PREFIX"
+	sed 's/^/# /' "$out/install.out"
+fi
+if make -s uninstall DESTDIR="$dest" PREFIX=/usr >"$out/install.out" 2>&1 &&
+	[ -z "$(find "$dest" -type f)" ]; then
+	echo "ok - install: uninstall removes what install put there"
+else
+	echo "not ok - install: uninstall removes what install put there"
+	sed 's/^/# /' "$out/install.out"
+fi
+
+# bash completion: commands and options from lsmctl's own --help
+complete_line() { # complete_line CWORD WORDS...: what _lsmctl offers
+	local cword=$1
+	shift
+	PATH=$PWD/build/loader:$PATH bash -c '. loader/lsmctl.bash-completion
+		COMP_WORDS=("$@"); COMP_CWORD=$0; _lsmctl; echo "${COMPREPLY[*]}"' "$cword" "$@"
+}
+for t in "1|apply|lsmctl ap" "2|--mode|lsmctl apply --mo" "3|global|lsmctl apply --backend g" \
+	"4|audit enforce|lsmctl run x --mode " "2|--prometheus|lsmctl stats --p"; do
+	IFS='|' read -r cword want line <<<"$t"
+	read -r -a words <<<"$line"
+	[ "${line: -1}" = " " ] && words+=("")
+	got=$(complete_line "$cword" "${words[@]}")
+	if [ "$got" = "$want" ]; then
+		echo "ok - completion: '$line' offers '$want'"
+	else
+		echo "not ok - completion: '$line' offers '$want' (got '$got')"
+	fi
+done

@@ -50,21 +50,45 @@ static int create(const char *path, bool directory)
 	return 0;
 }
 
-static bool lsm_active(const char *name)
+/* Where LSM @name is in the active list, from 1; 0 when it is not there. */
+static int lsm_position(const char *name)
 {
-	char list[256] = "", want[64];
+	char list[256] = "", *tok, *save;
 	FILE *f = fopen("/sys/kernel/security/lsm", "r");
+	int at = 0;
 
 	if (f) {
 		if (!fgets(list, sizeof(list), f))
 			list[0] = '\0';
 		fclose(f);
 	}
-	snprintf(want, sizeof(want), ",%s,", name);
-	memmove(list + 1, list, strlen(list) + 1);
-	list[0] = ',';
-	strcat(list, ",");
-	return strstr(list, want) != NULL;
+	list[strcspn(list, "\n")] = '\0';
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		at++;
+		if (!strcmp(tok, name))
+			return at;
+	}
+	return 0;
+}
+
+static bool lsm_active(const char *name)
+{
+	return lsm_position(name) > 0;
+}
+
+/* Does SELinux label the filesystem mounted at @top (its "seclabel" option)? */
+static bool selinux_labels(const char *top)
+{
+	char line[512], mnt[256], opts[256];
+	bool labels = false;
+	FILE *f = fopen("/proc/mounts", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*s %255s %*s %255s", mnt, opts) == 2 && !strcmp(mnt, top))
+			labels = strstr(opts, "seclabel") != NULL;	/* the last mount there */
+	if (f)
+		fclose(f);
+	return labels;
 }
 
 /* Smack: a child labelled foo creates PATH, which must carry foo. */
@@ -111,6 +135,15 @@ static void run_on(const char *fs, const char *top)
 	__u64 before;
 	int i, err;
 
+	/*
+	 * 6.1 without the series stops at the first LSM that does not return
+	 * 0: SELinux, ahead of BPF, returns -EOPNOTSUPP on a filesystem it
+	 * does not label (reiserfs, with the mdp policy), and BPF's hook is
+	 * never called. The defect patch 6 fixes: shown, not hidden.
+	 */
+	bool stops = !lab_series() && lsm_active("selinux") &&
+		     lsm_position("selinux") < lsm_position("bpf") && !selinux_labels(top);
+
 	snprintf(count_dir, sizeof(count_dir), "%s/iis-count", top);
 	snprintf(deny_dir, sizeof(deny_dir), "%s/iis-deny", top);
 	if (dir_id(count_dir, &skel->bss->count_ino, &skel->bss->count_dev) ||
@@ -128,6 +161,15 @@ static void run_on(const char *fs, const char *top)
 	}
 	snprintf(path, sizeof(path), "%s/dir", count_dir);
 	create(path, true);
+	if (stops) {
+		tap_result(skel->bss->created == before,
+			   "%s: stock 6.1: SELinux, ahead of BPF and not labelling %s, ends the "
+			   "hook's loop: the program saw none of %d creations (saw %llu)", fs, fs,
+			   CREATIONS + 1, (unsigned long long)(skel->bss->created - before));
+		snprintf(path, sizeof(path), "%s/selinux-labelled", count_dir);
+		check_selinux_label(path);
+		return;
+	}
 	tap_result(skel->bss->created - before == CREATIONS + 1,
 		   "%s: the program saw %d creations (saw %llu)", fs, CREATIONS + 1,
 		   (unsigned long long)(skel->bss->created - before));

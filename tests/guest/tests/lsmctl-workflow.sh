@@ -83,6 +83,19 @@ control "reading wf-other" "cat /tmp/wf-other"
 out=$($L apply /tmp/wf-b.yaml --cgroup $cg --mode sideways 2>&1)
 [ $? -eq 2 ] && ok "--mode sideways is a usage error" || not_ok "--mode sideways is a usage error" "$out"
 
+# stats --prometheus: node-exporter's textfile format
+out=$($L stats --prometheus 2>&1)
+bad=$(echo "$out" | grep -v '^# \(HELP\|TYPE\) lsmctl_[a-z_]* ' |
+	grep -Ev '^lsmctl_[a-z_]+(\{([a-z_]+="([^"\\]|\\.)*",?)+\})? [0-9]+(\.[0-9]+)?$')
+[ -z "$bad" ] && ok "stats --prometheus: every line a comment or a sample" ||
+	not_ok "stats --prometheus: every line a comment or a sample" "$bad"
+echo "$out" | grep -E "^lsmctl_rule_hits_total\{cgroup=\"/wf-$backend\",policy=\"wf-b\",backend=\"$backend\",rule=\"1\",line=\"6\",text=\"files /tmp/wf-other read deny\"\} [1-9]" >/dev/null &&
+	ok "stats --prometheus: the denial of wf-other counted on its rule" ||
+	not_ok "stats --prometheus: the denial of wf-other counted on its rule" "$(echo "$out" | grep wf-b)"
+echo "$out" | grep -q "^lsmctl_events_lost_total{cgroup=\"/wf-$backend\",policy=\"wf-b\",backend=\"$backend\"} 0$" &&
+	ok "stats --prometheus: its lost events, 0" ||
+	not_ok "stats --prometheus: its lost events, 0" "$(echo "$out" | grep lost)"
+
 # -j everywhere else, an error included
 json_ok "list -j" cgroup "$($L list -j)"
 json_ok "show -j" applied_time "$($L show -j $cg)"
