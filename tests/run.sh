@@ -82,7 +82,8 @@ cache_digest "$initrd"
 cache_digest tests/vm/run-vm.sh
 reused=0
 
-if [ "${HOST_TESTS:-1}" = 1 ]; then
+# (LIST=1 only lists the boots: it runs nothing)
+if [ "${HOST_TESTS:-1}" = 1 ] && [ "${LIST:-0}" != 1 ]; then
 	# Every file of the tree (tracked or not, unless ignored), the BTF the
 	# BPF objects are built against, and what harness.sh boots.
 	tree_digest=$(git ls-files -co --exclude-standard -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
