@@ -190,10 +190,16 @@ $(BUILD)/loader/lsmctl: $(LOADER_SRCS) $(LOADER_HDRS) $(BUILD)/bpf/policy_cgroup
 	@echo "  CC      $@"
 	@$(CC) $(USER_CFLAGS) -I$(BUILD)/bpf -I$(BUILD)/loader -o $@ $(LOADER_SRCS) \
 		$(GUEST_LDLIBS) -lyaml
-# lsmctl --version: the commit it was built from, rewritten only when that changes.
+# lsmctl --version: the last commit that changed its sources (loader/,
+# bpf-progs/), "-dirty" when they have changes not committed; rewritten
+# only when that changes, so that a commit elsewhere (docs, tests) does
+# not rebuild lsmctl, the initramfs and so every boot of make check.
+LSMCTL_SRC_DIRS := loader bpf-progs
 $(BUILD)/loader/version.h: FORCE
 	@mkdir -p $(@D)
-	@v="#define LSMCTL_VERSION \"$$(git describe --always --dirty 2>/dev/null || echo unknown)\""; \
+	@c=$$(git log -1 --format=%h -- $(LSMCTL_SRC_DIRS) 2>/dev/null); \
+		[ -z "$$(git status --porcelain -- $(LSMCTL_SRC_DIRS) 2>/dev/null)" ] || c=$$c-dirty; \
+		v="#define LSMCTL_VERSION \"$${c:-unknown}\""; \
 		[ "$$(cat $@ 2>/dev/null)" = "$$v" ] || echo "$$v" >$@
 
 ## install       lsmctl, its man page and bash completion in $(DESTDIR)$(PREFIX) (default /usr/local)
