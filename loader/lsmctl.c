@@ -588,6 +588,31 @@ static int cmd_detach(int argc, char **argv)
 	return detach_policy(o.cgroup, 0);
 }
 
+/* probe */
+
+static const char help_probe[] =
+	"usage: lsmctl probe [-j]\n"
+	"What the running kernel offers lsmctl: whether BPF LSM is active (and the\n"
+	"lsm= boot parameter that would make it so), the kernel's BTF, cgroup v2\n"
+	"and the BPF filesystem, lsm_cgroup programs and their hook slots, which\n"
+	"of the engine's and of self-protection's hooks the kernel has, and what\n"
+	"each backend can do. Loads nothing. -j: one JSON object.\n"
+	"Exit status: 0 both backends can run; 3 only the global backend (no\n"
+	"lsm_cgroup programs); 4 neither (BPF LSM not active, or no BTF, cgroup v2\n"
+	"or BPF filesystem); 2 bad usage.\n";
+
+static int cmd_probe(int argc, char **argv)
+{
+	struct opts o;
+	int rc = parse_opts(argc, argv, help_probe, "j", &o);
+
+	if (rc)
+		return rc;
+	if (o.nargs)
+		return usage_error(help_probe, "%s", "probe takes no operands");
+	return probe_report(json);
+}
+
 /* list, show */
 
 static const char help_list[] =
@@ -1313,8 +1338,7 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name)) {
-			if (commands[i].fn != cmd_probe)	/* probe reads its own -j */
-				json_options(argc - 1, argv + 1);
+			json_options(argc - 1, argv + 1);
 			return commands[i].fn(argc - 1, argv + 1);
 		}
 	fprintf(stderr, "lsmctl: unknown command '%s'\n", argv[1]);

@@ -12,7 +12,6 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
-#include <getopt.h>
 #include <linux/magic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -60,17 +59,6 @@ struct probe {
 	bool can_global, can_cgroup, self_protection;
 	int status;
 };
-
-static const char help_probe[] =
-	"usage: lsmctl probe [-j]\n"
-	"What the running kernel offers lsmctl: whether BPF LSM is active (and the\n"
-	"lsm= boot parameter that would make it so), the kernel's BTF, cgroup v2\n"
-	"and the BPF filesystem, lsm_cgroup programs and their hook slots, which\n"
-	"of the engine's and of self-protection's hooks the kernel has, and what\n"
-	"each backend can do. Loads nothing. -j: one JSON object.\n"
-	"Exit status: 0 both backends can run; 3 only the global backend (no\n"
-	"lsm_cgroup programs); 4 neither (BPF LSM not active, or no BTF, cgroup v2\n"
-	"or BPF filesystem); 2 bad usage.\n";
 
 static bool is_fs(const char *path, long magic)
 {
@@ -371,35 +359,10 @@ static void print_json(const struct probe *p)
 	       p->can_cgroup ? "true" : "false", p->can_global ? "true" : "false", p->status);
 }
 
-int cmd_probe(int argc, char **argv)
+int probe_report(bool json)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	struct probe p;
-	bool json = false;
-	int c;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "jh", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(help_probe, stdout);
-			return 0;
-		}
-		if (c != 'j') {
-			fprintf(stderr, "lsmctl: unknown option '%s'\n%s", argv[optind - 1],
-				help_probe);
-			return 2;
-		}
-		json = true;
-	}
-	if (optind < argc) {
-		fprintf(stderr, "lsmctl: probe takes no operands\n%s", help_probe);
-		return 2;
-	}
 	libbpf_set_print(NULL);	/* a missing BTF is reported, not logged */
 	probe_kernel(&p);
 	if (json)

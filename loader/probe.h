@@ -10,7 +10,8 @@
 /* Exit status of probe when neither backend can run, and of apply and run without BPF LSM. */
 #define EXIT_NO_BPF_LSM 4
 
-int cmd_probe(int argc, char **argv);
+/* Print what the running kernel offers (text, or one JSON object); its exit status. */
+int probe_report(bool json);
 /*
  * 0 when BPF LSM is active in the running kernel, or securityfs cannot
  * say; else -ENOPKG, why and the lsm= line that would make it so in

@@ -96,7 +96,7 @@ expect "check --help" 0 "usage: lsmctl check FILE" -- check --help
 expect "--version" 0 "^lsmctl .* (lsm-lab)$" -- --version
 expect "probe --help gives its exit statuses" 0 "3 only the global backend" -- probe --help
 expect "probe takes no operands" 2 "probe takes no operands" -- probe x
-expect "probe has -j only" 2 "unknown option '-x'" -- probe -x
+expect "probe has -j only" 2 "unknown or misplaced option '-x'" -- probe -x
 
 # make install and uninstall, into a DESTDIR (nothing is run from there)
 dest=$out/destdir
