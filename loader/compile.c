@@ -95,19 +95,50 @@ const char *hook_rule_kinds(unsigned int hook)
 	return buf;
 }
 
-/* FILE:LINE, then the message; returns -1. */
-__attribute__((format(printf, 5, 6)))
-static int fail(char *err, size_t errlen, const char *file, unsigned int line,
-		const char *fmt, ...)
+/* Where the compiler says what it found: errors, and with check's, warnings. */
+struct said {
+	const char *file;
+	char *err, *warn;	/* one message a line; no @warn: warnings are errors */
+	size_t errlen, warnlen;
+	unsigned int errors, warnings;
+};
+
+/* FILE:LINE:COL of @r (FILE:0:0 for none), then the message, on a line of its own. */
+__attribute__((format(printf, 6, 0)))
+static void vsay(char *buf, size_t len, unsigned int *count, const struct said *s,
+		 const struct policy_rule *r, const char *fmt, va_list ap)
+{
+	size_t off = *count ? strlen(buf) : 0;
+	int n;
+
+	if (off + 1 >= len)
+		return;	/* no room for more: the first ones are said */
+	n = snprintf(buf + off, len - off, "%s%s:%u:%u: ", *count ? "\n" : "", s->file,
+		     r ? r->line : 0, r ? r->col : 0);
+	(*count)++;
+	if (n >= 0 && (size_t)n < len - off)
+		verrf(buf + off + n, len - off - n, -1, fmt, ap);
+}
+
+__attribute__((format(printf, 3, 4)))
+static int fail(struct said *s, const struct policy_rule *r, const char *fmt, ...)
 {
 	va_list ap;
-	int n = snprintf(err, errlen, "%s:%u: ", file, line);
 
 	va_start(ap, fmt);
-	if (n >= 0 && (size_t)n < errlen)
-		verrf(err + n, errlen - n, -1, fmt, ap);
+	vsay(s->err, s->errlen, &s->errors, s, r, fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+__attribute__((format(printf, 3, 4)))
+static void warn(struct said *s, const struct policy_rule *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay(s->warn, s->warnlen, &s->warnings, s, r, fmt, ap);
+	va_end(ap);
 }
 
 static const char *family_name(int family)
@@ -309,8 +340,8 @@ static int add_file(struct compiled *c, __u64 ino, __u32 dev, bool subtree, unsi
 	return 0;
 }
 
-static int compile_file_rule(const char *file, const struct policy_rule *r, unsigned int index,
-			     struct compiled *c, char *err, size_t errlen)
+static int compile_file_rule(struct said *said, const struct policy_rule *r, unsigned int index,
+			     struct compiled *c)
 {
 	unsigned int access = r->kind == RULE_EXEC ? ACCESS_EXEC : r->file.access;
 	struct stat st;
@@ -319,15 +350,20 @@ static int compile_file_rule(const char *file, const struct policy_rule *r, unsi
 	/* the policy's bits and the engine's classes line up: read .. unlink */
 	_Static_assert(ACCESS_READ == 1 << LAB_READ && ACCESS_UNLINK == 1 << LAB_UNLINK,
 		       "access bits are class bits");
-	if (path_kernel_dev(r->file.path, &st, &dev))
-		return fail(err, errlen, file, r->line, "%s: %s (paths are resolved when applied)",
-			    r->file.path, strerror(errno));
-	if (r->file.subtree && !S_ISDIR(st.st_mode))
-		return fail(err, errlen, file, r->line, "%s/** but %s is not a directory",
-			    r->file.path, r->file.path);
 	if (!r->file.subtree && (access & ACCESS_CREATE))
-		return fail(err, errlen, file, r->line,
-			    "create applies to a directory's subtree: write %s/**", r->file.path);
+		return fail(said, r, "create applies to a directory's subtree: write %s/**",
+			    r->file.path);
+	if (path_kernel_dev(r->file.path, &st, &dev)) {
+		if (errno == ENOENT && said->warn) {
+			warn(said, r, "warning: %s: %s: apply would refuse the policy", r->file.path,
+			     strerror(errno));
+			return 0;
+		}
+		return fail(said, r, "%s: %s (paths are resolved when applied)",
+			    r->file.path, strerror(errno));
+	}
+	if (r->file.subtree && !S_ISDIR(st.st_mode))
+		return fail(said, r, "%s/** but %s is not a directory", r->file.path, r->file.path);
 	return add_file(c, st.st_ino, dev, r->file.subtree, access, r->deny, index);
 }
 
@@ -385,8 +421,7 @@ static unsigned int rule_classes(const struct policy_rule *r)
 	return 0;
 }
 
-int policy_compile(const char *file, const struct policy *p, struct compiled *c,
-		   char *err, size_t errlen)
+static int compile(struct said *said, const struct policy *p, struct compiled *c)
 {
 	size_t i;
 	unsigned int cls, cap, allowed = 0;
@@ -398,7 +433,7 @@ int policy_compile(const char *file, const struct policy *p, struct compiled *c,
 	c->rules = calloc(p->n_rules ? p->n_rules : 1, sizeof(*c->rules));
 	if (!c->files || !c->socks || !c->nets || !c->rules) {
 		compiled_free(c);
-		return fail(err, errlen, file, 0, "out of memory");
+		return fail(said, NULL, "out of memory");
 	}
 	if (p->audit)
 		c->conf.flags |= LAB_AUDIT;
@@ -420,10 +455,7 @@ int policy_compile(const char *file, const struct policy *p, struct compiled *c,
 		switch (r->kind) {
 		case RULE_FILES:
 		case RULE_EXEC:
-			if (compile_file_rule(file, r, i, c, err, errlen)) {
-				compiled_free(c);
-				return -1;
-			}
+			compile_file_rule(said, r, i, c);	/* the next rules are checked too */
 			break;
 		case RULE_NETWORK:
 			compile_net_rule(r, i, c);
@@ -447,18 +479,20 @@ int policy_compile(const char *file, const struct policy *p, struct compiled *c,
 		}
 	}
 	if (c->n_nets > LAB_MAX_NET_RULES) {
-		size_t n_nets = c->n_nets;	/* compiled_free() zeroes it */
-		unsigned int line = 0;
+		const struct policy_rule *past = NULL;
+		size_t n_nets = 0;
 
 		/* name the first rule past the limit */
-		for (i = 0, n_nets = 0; i < p->n_rules && !line; i++)
+		for (i = 0; i < p->n_rules && !past; i++)
 			if (p->rules[i].kind == RULE_NETWORK && p->rules[i].net.op != NET_SOCKET &&
 			    ++n_nets > LAB_MAX_NET_RULES)
-				line = p->rules[i].line;
-		n_nets = c->n_nets;
+				past = &p->rules[i];
+		fail(said, past, "%u bind and connect rules at most, not %zu", LAB_MAX_NET_RULES,
+		     c->n_nets);
+	}
+	if (said->errors) {
 		compiled_free(c);
-		return fail(err, errlen, file, line, "%u bind and connect rules at most, not %zu",
-			    LAB_MAX_NET_RULES, n_nets);
+		return -1;
 	}
 	c->conf.n_net = c->n_nets;
 	/* which file classes the engine must look rules up for, and how */
@@ -477,6 +511,25 @@ int policy_compile(const char *file, const struct policy *p, struct compiled *c,
 		if (c->classes & (1u << cls))
 			c->hooks |= class_hooks[cls];
 	return 0;
+}
+
+int policy_compile(const char *file, const struct policy *p, struct compiled *out,
+		   char *err, size_t errlen)
+{
+	struct said said = { .file = file, .err = err, .errlen = errlen };
+
+	return compile(&said, p, out);
+}
+
+int policy_compile_check(const char *file, const struct policy *p, struct compiled *out,
+			 char *warnings, size_t warnlen, char *err, size_t errlen)
+{
+	struct said said = { .file = file, .err = err, .errlen = errlen,
+			     .warn = warnings, .warnlen = warnlen };
+
+	if (warnlen)
+		warnings[0] = 0;
+	return compile(&said, p, out);
 }
 
 int compiled_add_filler(struct compiled *c, size_t n)

@@ -141,12 +141,13 @@ static int btf_cgroup_slots(const struct btf *btf)
 }
 
 /*
- * Hook slots lsm_cgroup links take now, one per distinct hook; or -errno
- * when the links cannot be listed (EPERM: not root; ENOSYS: no bpf()).
+ * Hook slots lsm_cgroup links take now, one per distinct hook (their BTF
+ * ids in @hooks, MAX_SLOTS of them); or -errno when the links cannot be
+ * listed (EPERM: not root; ENOSYS: no bpf()).
  */
-static int slots_taken(void)
+static int slots_taken(__u32 *hooks)
 {
-	__u32 id = 0, hooks[MAX_SLOTS], len;
+	__u32 id = 0, len;
 	int n = 0, i, fd;
 
 	while (!bpf_link_get_next_id(id, &id)) {
@@ -180,6 +181,7 @@ static int slots_taken(void)
 
 static void probe_kernel(struct probe *p)
 {
+	__u32 taken[MAX_SLOTS];
 	struct btf *btf;
 	unsigned int h;
 
@@ -189,7 +191,7 @@ static void probe_kernel(struct probe *p)
 	p->btf_sysfs = !access(VMLINUX_BTF, R_OK);
 	p->cgroup2 = is_fs(CGROUP_ROOT, CGROUP2_SUPER_MAGIC);
 	p->bpffs = is_fs(BPFFS_ROOT, BPF_FS_MAGIC);
-	p->slots_taken = slots_taken();
+	p->slots_taken = slots_taken(taken);
 	p->bpf_errno = p->slots_taken < 0 ? -p->slots_taken : 0;
 
 	btf = btf__load_vmlinux_btf();
@@ -368,6 +370,36 @@ int probe_report(bool json)
 	else
 		print_text(&p);
 	return p.status;
+}
+
+void probe_slot_budget(__u64 hooks, struct slot_budget *b)
+{
+	__u32 taken[MAX_SLOTS];
+	struct btf *btf;
+	unsigned int h;
+	char name[128];
+	int i, id;
+
+	memset(b, 0, sizeof(*b));
+	b->needed = __builtin_popcountll(hooks);
+	b->taken = slots_taken(taken);
+	libbpf_set_print(NULL);	/* a missing BTF is said as no slots */
+	btf = btf__load_vmlinux_btf();
+	if (!btf)
+		return;
+	b->slots = btf_cgroup_slots(btf);
+	for (h = 0; h < LAB_NR_HOOKS && b->taken > 0; h++) {
+		if (!(hooks & (1ull << h)))
+			continue;
+		snprintf(name, sizeof(name), "bpf_lsm_%s", hook_name(h));
+		id = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
+		for (i = 0; id > 0 && i < b->taken; i++)
+			if (taken[i] == (__u32)id)
+				b->held++;
+	}
+	btf__free(btf);
+	b->fits = b->taken < 0 ? b->needed <= b->slots :
+		  b->needed - b->held <= b->slots - b->taken;
 }
 
 int cmd_version(int argc, char **argv)

@@ -3,6 +3,7 @@
 #ifndef LSMCTL_PROBE_H
 #define LSMCTL_PROBE_H
 
+#include <linux/types.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -18,5 +19,16 @@ int probe_report(bool json);
  */
 int probe_bpf_lsm(char *err, size_t errlen);
 int cmd_version(int argc, char **argv);
+
+/* What a policy's hooks would take of the running kernel's lsm_cgroup hook slots. */
+struct slot_budget {
+	int slots;	/* in all; 0: no lsm_cgroup programs, or no BTF to tell */
+	int taken;	/* by lsm_cgroup links now; < 0: unknown (-errno: not root) */
+	int needed;	/* the policy's hooks */
+	int held;	/* of those, hooks that hold a slot already (shared, no new one) */
+	bool fits;	/* needed less held <= slots less taken (needed <= slots if unknown) */
+};
+
+void probe_slot_budget(__u64 hooks, struct slot_budget *b);
 
 #endif /* LSMCTL_PROBE_H */
