@@ -115,6 +115,12 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 ## guest         static guest binaries (tests, the benchmark) and LSM policies
 guest: $(GUEST_TESTS) $(GUEST_BINS) $(GUEST_POLICIES) $(ACPI_TABLE) $(LANDLOCK_KSFT) \
 	$(TEST_PROGS)
+# The tree is unpacked by the first kernel build, after make has read
+# build/kernel into its directory cache: naming the sources as targets
+# made by that build keeps a cold make from deciding they do not exist.
+LANDLOCK_SRCS := $(patsubst %,$(KSRC)/tools/testing/selftests/landlock/%.c,base_test fs_test \
+	ptrace_test true)
+$(LANDLOCK_SRCS): | $(KBUILD)/stock/bzImage ;
 $(BUILD)/guest/landlock/%: $(KSRC)/tools/testing/selftests/landlock/%.c
 	@mkdir -p $(@D)
 	@echo "  KSFT    $@"
