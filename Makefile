@@ -64,7 +64,10 @@ LANDLOCK_KSFT := $(addprefix $(BUILD)/guest/landlock/,base_test fs_test ptrace_t
 # LSM's tests, built static against the tree's libbpf and bpftool and the
 # lsm kernel's BTF (tests/guest/test_progs/build.py), run unmodified in
 # the guest (tests/guest/tests/bpf-selftests.sh).
-TEST_PROGS := $(addprefix $(BUILD)/guest/test_progs/,test_progs expected-skips)
+# lsm_cgroup's programs read the kernel's config (libbpf's __kconfig),
+# which the lab's kernels do not carry in /proc: each kernel's goes along.
+TEST_PROGS := $(addprefix $(BUILD)/guest/test_progs/,test_progs expected-skips \
+	config-stock config-lsm)
 
 vpath %.bpf.c $(sort $(dir $(BPF_SRCS)))
 
@@ -131,6 +134,9 @@ $(BUILD)/guest/landlock/expected-skips: tests/guest/landlock/expected-skips
 $(BUILD)/guest/test_progs/test_progs: tests/guest/test_progs/build.py $(KBUILD)/lsm/vmlinux
 	@echo "  KSFT    $@"
 	@python3 $< $(KSRC) $(KBUILD)/lsm/vmlinux $(BUILD)/test_progs $(@D)
+$(BUILD)/guest/test_progs/config-%: $(KBUILD)/%/bzImage
+	@mkdir -p $(@D)
+	@cp $(KBUILD)/$*/.config $@
 $(BUILD)/guest/test_progs/expected-skips: tests/guest/test_progs/expected-skips
 	@mkdir -p $(@D)
 	@cp $< $@

@@ -20,22 +20,32 @@ rm -rf "$work" && mkdir -p "$work" && cp -a "$dir/root/." "$work/" &&
 	not_ok "set up $work"
 	exit 1
 }
+# libbpf reads the kernel's config from /boot/config-RELEASE when
+# /proc/config.gz is missing; the variants built from lsm (debug,
+# lsm-early) set the options the programs read as lsm does.
+config=$dir/config-${LAB_VARIANT:-}
+[ -r "$config" ] || config=$dir/config-lsm
+mkdir -p "$work/boot" && cp "$config" "$work/boot/config-$(uname -r)" ||
+	not_ok "a kernel config in $work/boot"
 for applet in $(busybox --list); do
 	[ -e "$work/bin/$applet" ] || ln -s busybox "$work/bin/$applet"
 done
 out=$work/.out
-# In a mount namespace of its own, so that the binds (and the cgroup2
-# that lsm_cgroup mounts on /mnt) go with it.
+# In a mount namespace of its own, with the folder as its root mount (as
+# switch_root makes one): in a plain chroot, unshare(CLONE_NEWUSER) fails
+# with EINVAL and cgroup_helpers cannot remount / private.
 unshare -m sh -c '
 	set -e
 	mount --make-rprivate /
+	mount --bind "$1" "$1"
 	cd "$1"
 	mount -t proc proc proc
 	mount --rbind /sys sys
 	mount --bind /dev dev
 	mount -t tmpfs tmpfs tmp
-	chroot . /test_progs -t "$2" >"$3" 2>&1 && echo 0 >"$3.rc" || echo $? >"$3.rc"
-' sh "$work" "$tests" "$out" || not_ok "run test_progs with $work as root"
+	mount --move . /
+	chroot . /test_progs -t "$2" >"./.out" 2>&1 && echo 0 >"./.out.rc" || echo $? >"./.out.rc"
+' sh "$work" "$tests" || not_ok "run test_progs with $work as root"
 rc=$(cat "$out.rc" 2>/dev/null || echo none)
 
 skipped=$work/.skipped
@@ -43,6 +53,8 @@ skipped=$work/.skipped
 n=0
 while IFS= read -r line; do
 	case $line in
+	# the failures' logs again, and their result lines with them
+	"All error logs:") break ;;
 	"#"*:OK | "#"*:FAIL | "#"*:SKIP) ;;
 	*) continue ;;
 	esac
