@@ -294,7 +294,7 @@ demo: deps all
 	@tests/vm/run-vm.sh -q -k $(KBUILD)/lsm/bzImage -i $(INITRAMFS) \
 		-- lsm=landlock,lockdown,yama,bpf lab.variant=lsm lab.run=/lab/demo/demo.sh
 
-## bench-quick   nosec/stock/lsm, default LSM set, and debian: open+close, pipe, socket (results/)
+## bench-quick   nosec/stock/lsm, default LSM set, and debian: open+close, pipe, socket; lsm_cgroup outside/inside on stock and lsm (results/)
 bench-quick: deps all $(KBUILD)/nosec/bzImage
 	@bench/run.sh quick
 ## bench         the full matrix (results/; the kept run took 71 min, bench/README.md): kernels x LSM sets x mitigations,

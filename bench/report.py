@@ -7,10 +7,12 @@ report.md: instructions/op (median [min-max]) of the kernels and LSM sets
 with their ratios to nosec and stock; the equivalent rule set on every
 backend against no policy; BPF policies against rule count and cgroup
 count, inside and outside the confined cgroups, lsm_cgroup against
-global; Debian 12's own kernel (debian) with its default LSMs, with and
-without the rule set; the hand-made probe's figures (bench/reference.csv) next to the
-harness's; LSM hook and indirect calls per operation (indirect/). Plots
-(gnuplot, PNG and SVG; report.md links the SVGs it drew).
+global; lsm_cgroup outside and inside its cgroup on stock and lsm side
+by side (series cg: bench/run.sh quick); Debian 12's own kernel (debian)
+with its default LSMs, with and without the rule set; the hand-made
+probe's figures (bench/reference.csv) next to the harness's; LSM hook
+and indirect calls per operation (indirect/). Plots (gnuplot, PNG and
+SVG; report.md links the SVGs it drew).
 
 Reads DIR/raw.csv (bench/icount.sh; the older form without the series
 and policy columns too), DIR/indirect/indirect.csv, DIR/machine.txt and
@@ -67,6 +69,10 @@ CONFIGS = (
 )
 # The workload the headlines, the reference and the series plots use.
 OPEN_CLOSE = "open_close"
+# The series of BPF configurations on one cgroup, outside and inside it,
+# on stock and lsm side by side (bench/run.sh quick), with its own
+# no-policy boots where it has them.
+CG = "cg"
 
 
 class ReportError(Exception):
@@ -448,16 +454,18 @@ def headline_series(res, series):
 
 
 def headlines(res):
-    if "kernels" not in res.series:
+    if "kernels" not in res.series and CG not in res.series:
         return []
-    lines = ["## Headlines", "",
-             "Geometric means over the workloads measured (%s)." % res.unit("kernels"), ""]
+    lines = ["## Headlines", ""]
+    if "kernels" in res.series:
+        lines += ["Geometric means over the workloads measured (%s)." % res.unit("kernels"), ""]
     lines += [h for h in (headline_geomeans(res, m) for m in ("on", "off")) if h]
     lines += [h for h in (headline_debian(res),) if h]
     lines += [h for h in (headline_policies(res, v) for v in ALL_VARIANTS) if h]
     for s in ("rules", "cgroups"):
         if s in res.series:
             lines += headline_series(res, s)
+    lines += headline_cg(res)
     return lines + [""]
 
 
@@ -628,6 +636,95 @@ def cgroup_vs_global(res):
                          res.delta(co, b), res.delta(go, b)])
     return (["kernel", "workload", "lsm_cgroup inside", "global inside",
              "global/lsm_cgroup inside", "lsm_cgroup outside", "global outside"], rows)
+
+
+def cg_groups(res):
+    """The cg series' configurations (config, rules, cgroups) but none,
+    in raw.csv's order."""
+    groups = []
+    for k in res.keys(series=CG):
+        g = (k.config, k.rules, k.cgroups)
+        if k.config != "none" and g not in groups:
+            groups.append(g)
+    return groups
+
+
+def cg_name(config, rules):
+    if config == "bpf-allow":
+        return "lsm_cgroup, a program that allows at once (bpf-allow)"
+    what = {"eq": "the equivalent rule set", "1": "1 rule"}.get(rules, rules + " rules")
+    return "%s, %s" % (dict(BACKENDS).get(config, config), what)
+
+
+def cg_baseline(res, variant, workload):
+    """The cg series' own boot without a policy, or the kernels series'."""
+    k = Key(CG, variant, DEFAULT_SET, "on", "none", "-", "-", "-", workload)
+    return k if res.has(k) else kernel(variant, workload)
+
+
+def cg_added(res, group, variant, place, workload):
+    """What the configuration adds over no policy: a number or None."""
+    x = Key(CG, variant, DEFAULT_SET, "on", *group, place, workload)
+    b = cg_baseline(res, variant, workload)
+    return res.median(x) - res.median(b) if res.has(x) and res.has(b) else None
+
+
+def cg_table(res, workload):
+    """Each configuration on each kernel: the figures outside and inside,
+    what each adds over no policy, and lsm's added cost against stock's."""
+    rows = []
+    for g in cg_groups(res):
+        for v in VARIANTS:
+            keys = [Key(CG, v, DEFAULT_SET, "on", *g, p, workload) for p in ("outside", "inside")]
+            if not any(res.has(x) for x in keys):
+                continue
+            b = cg_baseline(res, v, workload)
+            rows.append([cg_name(g[0], g[1]), v, res.fig(b)] + [res.fig(x) for x in keys]
+                        + ["%s (%s)" % (res.delta(x, b), res.pct(x, b)) if res.has(x)
+                           and res.has(b) else "" for x in keys])
+        added = [[cg_added(res, g, v, p, workload) for p in ("outside", "inside")]
+                 for v in VARIANTS]
+        if any(a is not None and s is not None for s, a in zip(*added)):
+            rows.append([cg_name(g[0], g[1]), "lsm - stock", "", "", ""]
+                        + ["%+.0f" % (a - s) if a is not None and s is not None else ""
+                           for s, a in zip(*added)])
+    return ["configuration", "kernel", "no policy", "outside", "inside", "+ outside",
+            "+ inside"], rows
+
+
+def cg_section(res):
+    if CG not in res.series:
+        return []
+    lines = """\
+## BPF lsm_cgroup outside and inside its cgroup, stock and lsm
+
+A BPF configuration on one cgroup (CG/in/c1); its figures in a cgroup
+outside it (CG/out) and inside it. stock runs lsm_cgroup programs
+through 6.1's shim on a BPF trampoline, lsm from BPF LSM's hook
+functions. Each cell: median [min-max]; + over the same kernel without
+a policy (this series' own boot without one where it has it, else the
+kernels series'), and lsm's + less stock's. Mitigations on,
+lsm={default}. Mode: {unit}.""".format(default=commas(DEFAULT_SET), unit=res.unit(CG)).split("\n")
+    for w in res.workloads:
+        lines += subsection(w, *cg_table(res, w))
+    return lines + [""]
+
+
+def headline_cg(res):
+    """open+close: what each cg configuration adds on each kernel."""
+    lines = []
+    for g in cg_groups(res):
+        cells = []
+        for v in VARIANTS:
+            out, inside = (cg_added(res, g, v, p, OPEN_CLOSE) for p in ("outside", "inside"))
+            if out is not None or inside is not None:
+                cells.append("%s %s outside / %s inside" % (
+                    v, "%+.0f" % out if out is not None else "?",
+                    "%+.0f" % inside if inside is not None else "?"))
+        if cells:
+            lines.append("- open+close, %s, over no policy: %s" % (
+                cg_name(g[0], g[1]), "; ".join(cells)))
+    return lines
 
 
 def policies_section(res, plots):
@@ -813,7 +910,8 @@ def report(res, reference, plots=None, machine=None, failures=None, indirect=Non
     """report.md's lines; plots: the plots drawn, name -> file."""
     plots = plots or {}
     return (intro(machine, failures) + headlines(res) + kernels_section(res, plots)
-            + policies_section(res, plots) + series_section(res, "rules", plots)
+            + policies_section(res, plots) + cg_section(res)
+            + series_section(res, "rules", plots)
             + series_section(res, "cgroups", plots) + reference_section(res, reference)
             + indirect_section(indirect))
 

@@ -5,7 +5,9 @@
 #
 #   bench/run.sh quick    nosec/stock/lsm x the default LSM set, and debian
 #                         with its own, mitigations on, no policy:
-#                         open+close, pipe, socket+close (4 boots)
+#                         open+close, pipe, socket+close; and on stock and
+#                         lsm, a one-rule lsm_cgroup policy, open+close
+#                         outside and inside its cgroup (6 boots)
 #   bench/run.sh full     every workload on nosec/stock/lsm, mitigations on
 #                         and off, LSM sets capability / default / each major
 #                         LSM; the equivalent rule set on every backend; BPF
@@ -125,6 +127,10 @@ quick)
 		echo "kernels $v $l on 512 8 none - - - -w,open_close+pipe+socket_close"
 	done >"$dir/plan.txt"
 	echo "kernels debian default on 512 8 none - - - -w,open_close+pipe+socket_close" >>"$dir/plan.txt"
+	# lsm_cgroup's cost outside and inside a confined cgroup, side by side
+	for v in stock lsm; do
+		echo "cg $v $default_set on 512 28 bpf-cgroup 1 1 inside+outside -w,open_close"
+	done >>"$dir/plan.txt"
 	bench/icount.sh -o "$dir" -p "$dir/plan.txt" || rc=$?
 	;;
 full)

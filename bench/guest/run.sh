@@ -28,6 +28,7 @@ shift
 [ "${1:-}" = -- ] && shift
 
 case $config in
+bpf-allow) rules=- cgroups=- places=${places:-inside+outside} ;;
 bpf-*) : "${rules:=eq}" "${cgroups:=1}" "${places:=inside+outside}" ;;
 none) rules=- cgroups=- places=${places:--} ;;
 *) rules=- cgroups=- places=${places:-inside} ;;

@@ -10,7 +10,10 @@
 #   setup.sh cleanup CONFIG
 #
 # CONFIG   none, bpf-cgroup, bpf-global (lsmctl, on that backend), selinux,
-#          apparmor, smack, tomoyo, landlock, yama
+#          apparmor, smack, tomoyo, landlock, yama; bpf-allow: no policy,
+#          one lsm_cgroup program on file_open that allows everything
+#          (/lab/bpf/cgroup_allow.bpf.o, attached with bpftool), what the
+#          kernel's dispatch of an lsm_cgroup program costs alone
 # RULES    BPF only: eq (the equivalent rule set, the default) or a number
 #          N: one file rule (policies/one-rule.yaml) and N-1 filler rules
 # CGROUPS  BPF only: the policy goes on N sibling cgroups (default 1),
@@ -40,6 +43,7 @@ DENIED_PORT=9
 CG=/sys/fs/cgroup/lab-bench
 SECFS=/sys/kernel/security
 STATE=/run/lab-bench.rules	# prepare_bpf: the RULES it applied
+ALLOW_PIN=/sys/fs/bpf/bench-allow	# prepare_allow's program
 
 die() { echo "bench: setup: $*" >&2; exit 1; }
 say() { echo "bench: $*" >&2; }
@@ -81,6 +85,17 @@ prepare_bpf() {
 	done
 	say "$(lsmctl list | grep -m 1 "^/lab-bench/in/c1 ")"
 	say "$cgroups cgroup(s), $rules rule(s), $1: MemAvailable fell by $(((mem0 - $(mem_available)) / 1024)) MiB"
+}
+
+# bpf-allow: the program that allows everything, on CG/in/c1 only.
+prepare_allow() {
+	make_objects
+	mkdir -p $CG/in/c1 $CG/out
+	bpftool prog load /lab/bpf/cgroup_allow.bpf.o $ALLOW_PIN ||
+		die "bpftool could not load /lab/bpf/cgroup_allow.bpf.o"
+	bpftool cgroup attach $CG/in/c1 lsm_cgroup pinned $ALLOW_PIN ||
+		die "bpftool could not attach $ALLOW_PIN to $CG/in/c1"
+	say "bpf-allow: $(bpftool cgroup show $CG/in/c1 | grep -c bench_allow_open) program(s) on $CG/in/c1"
 }
 
 prepare_selinux() {
@@ -162,6 +177,7 @@ prepare() {
 	case $config in
 	none | landlock) make_objects ;;
 	bpf-cgroup | bpf-global) prepare_bpf "$config" "$rules" "$cgroups" ;;
+	bpf-allow) prepare_allow ;;
 	selinux | apparmor | smack | tomoyo | yama) prepare_$config ;;
 	*) die "unknown configuration '$config'" ;;
 	esac
@@ -171,6 +187,7 @@ prepare() {
 # the others are missing): these must deny, the others must not.
 expected() {
 	case $1:$2 in
+	bpf-allow:*) echo "" ;;
 	bpf-*:inside)
 		# the rule-count series has one rule, on reading the secret
 		if [ "$(cat $STATE)" = eq ]; then echo "read exec connect ptrace"; else echo read; fi
@@ -227,6 +244,12 @@ enter() {
 
 cleanup() {
 	case $1 in
+	bpf-allow)
+		bpftool cgroup detach $CG/in/c1 lsm_cgroup pinned $ALLOW_PIN ||
+			die "bpftool could not detach $ALLOW_PIN"
+		rm -f $ALLOW_PIN
+		rmdir $CG/in/c1 $CG/in $CG/out $CG 2>/dev/null || true
+		;;
 	bpf-*)
 		for cg in $CG/in/c*; do
 			[ -d "$cg" ] || continue

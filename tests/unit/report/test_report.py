@@ -429,6 +429,62 @@ class Debian(TempDir):
                                  "1.400"], ["stat", None, None, None, None, None, None]])
 
 
+class CgSeries(TempDir):
+    """The cg series (bench/run.sh quick): BPF configurations on one
+    cgroup, outside and inside, stock and lsm side by side."""
+
+    RAW = HEADER + "".join(
+        "%s,%s,%s,on,icount,%s,200,21,%s,%s,%s\n" % (series, variant, DEFAULT, rest, lo, mid, hi)
+        for series, variant, rest, lo, mid, hi in (
+            ("kernels", "stock", "none,-,-,-,open_close", 990, 1000, 1100),
+            ("kernels", "lsm", "none,-,-,-,open_close", 890, 900, 1000),
+            ("cg", "stock", "bpf-cgroup,1,1,inside,open_close", 1590, 1600, 1700),
+            ("cg", "stock", "bpf-cgroup,1,1,outside,open_close", 1170, 1175, 1300),
+            ("cg", "lsm", "bpf-cgroup,1,1,inside,open_close", 1420, 1430, 1500),
+            ("cg", "lsm", "bpf-cgroup,1,1,outside,open_close", 915, 920, 1000),
+            ("cg", "lsm", "none,-,-,-,open_close", 900, 910, 1000),
+            ("cg", "stock", "bpf-allow,-,-,inside,open_close", 1200, 1210, 1300)))
+
+    def setUp(self):
+        super().setUp()
+        self.res = report.read_raw(self.write("raw.csv", self.RAW))
+
+    def test_groups(self):
+        self.assertEqual(report.cg_groups(self.res),
+                         [("bpf-cgroup", "1", "1"), ("bpf-allow", "-", "-")])
+
+    def test_table(self):
+        """lsm against the series' own boot without a policy (910), stock
+        against the kernels series' (1000); lsm - stock where both are."""
+        header, rows = report.cg_table(self.res, "open_close")
+        self.assertEqual(header[2:], ["no policy", "outside", "inside", "+ outside", "+ inside"])
+        self.assertEqual(rows, [
+            ["lsm_cgroup, 1 rule", "stock", "1000 [990-1100]", "1175 [1170-1300]",
+             "1600 [1590-1700]", "+175 (+17.5%)", "+600 (+60.0%)"],
+            ["lsm_cgroup, 1 rule", "lsm", "910 [900-1000]", "920 [915-1000]",
+             "1430 [1420-1500]", "+10 (+1.1%)", "+520 (+57.1%)"],
+            ["lsm_cgroup, 1 rule", "lsm - stock", "", "", "", "-165", "-80"],
+            ["lsm_cgroup, a program that allows at once (bpf-allow)", "stock",
+             "1000 [990-1100]", "", "1210 [1200-1300]", "", "+210 (+21.0%)"]])
+
+    def test_headline(self):
+        self.assertEqual(report.headlines(self.res)[-3:], [
+            "- open+close, lsm_cgroup, 1 rule, over no policy: stock +175 outside / +600 inside; "
+            "lsm +10 outside / +520 inside",
+            "- open+close, lsm_cgroup, a program that allows at once (bpf-allow), over no policy: "
+            "stock ? outside / +210 inside",
+            ""])
+
+    def test_section(self):
+        text = "\n".join(report.report(self.res, report.read_reference()))
+        self.assertIn("## BPF lsm_cgroup outside and inside its cgroup, stock and lsm", text)
+        self.assertIn("| lsm_cgroup, 1 rule | lsm - stock |  |  |  | -165 | -80 |", text)
+
+    def test_absent(self):
+        self.assertEqual(report.cg_section(fixture()), [])
+        self.assertEqual(report.headline_cg(fixture()), [])
+
+
 class Plots(TempDir):
     def setUp(self):
         super().setUp()
