@@ -4,11 +4,15 @@
 # counts with the kernel's BPF statistics on, and print the difference of
 # each program's run count per operation; and the BPF links, so that a
 # BPF_LSM_MAC program sharing a hook with the lsm_cgroup ones shows.
-# Not for instruction counting: the statistics add to every run.
+# Its figures are counts, not instructions (the statistics add to every
+# run), but boot it with instruction counting (tests/vm/run-vm.sh -n):
+# bpftool shows a program's run count only when its run time is not 0,
+# and without -icount's clock a short program's often is.
 #
 #   runs.sh [-R RULES] [-P PLACE[+PLACE]] [-w WORKLOAD] CONFIG
 #
-# Prints runs,CONFIG,PLACE,WORKLOAD,PROGRAM,RUNS_PER_OP and link,LINE.
+# Prints runs,CONFIG,PLACE,WORKLOAD,PROGRAM,RUNS_PER_OP, and link,LINE and
+# prog,LINE: bpftool's lists of the BPF links and programs.
 set -eu
 (set -o pipefail) 2>/dev/null && set -o pipefail
 
@@ -49,4 +53,5 @@ for place in $(echo "$places" | tr + ' '); do
 		{ printf "runs,%s,%s,%s,%s,%.3f\n", c, p, w, $2,
 			(($3 - r1[$1]) - (r1[$1] - r0[$1])) / ops }' /tmp/runs.0 /tmp/runs.1 /tmp/runs.2
 done
+bpftool prog show | sed 's/^/prog,/'
 echo 0 >/proc/sys/kernel/bpf_stats_enabled
