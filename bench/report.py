@@ -653,6 +653,8 @@ def cg_name(config, rules):
     if config == "bpf-allow":
         return "lsm_cgroup, a program that allows at once (bpf-allow)"
     what = {"eq": "the equivalent rule set", "1": "1 rule"}.get(rules, rules + " rules")
+    if config == "bpf-shared":
+        return "lsm_cgroup, %s, and global's lsm/ programs on the same hooks (bpf-shared)" % what
     return "%s, %s" % (dict(BACKENDS).get(config, config), what)
 
 

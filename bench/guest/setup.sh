@@ -13,7 +13,10 @@
 #          apparmor, smack, tomoyo, landlock, yama; bpf-allow: no policy,
 #          one lsm_cgroup program on file_open that allows everything
 #          (/lab/bpf/cgroup_allow.bpf.o, attached with bpftool), what the
-#          kernel's dispatch of an lsm_cgroup program costs alone
+#          kernel's dispatch of an lsm_cgroup program costs alone;
+#          bpf-shared: bpf-cgroup, and the same rules on the global
+#          backend for CG/other, whose lsm/ (BPF_LSM_MAC) programs then
+#          share the hooks with the lsm_cgroup ones for every task
 # RULES    BPF only: eq (the equivalent rule set, the default) or a number
 #          N: one file rule (policies/one-rule.yaml) and N-1 filler rules
 # CGROUPS  BPF only: the policy goes on N sibling cgroups (default 1),
@@ -178,6 +181,12 @@ prepare() {
 	none | landlock) make_objects ;;
 	bpf-cgroup | bpf-global) prepare_bpf "$config" "$rules" "$cgroups" ;;
 	bpf-allow) prepare_allow ;;
+	bpf-shared)
+		prepare_bpf bpf-cgroup "$rules" "$cgroups"
+		mkdir -p $CG/other
+		lsmctl apply "$policy" --cgroup $CG/other --backend global --filler "$filler" \
+			>/dev/null || die "lsmctl apply $policy to $CG/other (global backend) failed"
+		;;
 	selinux | apparmor | smack | tomoyo | yama) prepare_$config ;;
 	*) die "unknown configuration '$config'" ;;
 	esac
@@ -256,6 +265,11 @@ cleanup() {
 			lsmctl detach --cgroup "$cg" >/dev/null || die "lsmctl detach --cgroup $cg failed"
 			rmdir "$cg"
 		done
+		if [ -d $CG/other ]; then
+			lsmctl detach --cgroup $CG/other >/dev/null ||
+				die "lsmctl detach --cgroup $CG/other failed"
+			rmdir $CG/other
+		fi
 		rm -f $STATE
 		rmdir $CG/in $CG/out $CG 2>/dev/null || true
 		;;

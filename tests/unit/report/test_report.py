@@ -480,6 +480,12 @@ class CgSeries(TempDir):
         self.assertIn("## BPF lsm_cgroup outside and inside its cgroup, stock and lsm", text)
         self.assertIn("| lsm_cgroup, 1 rule | lsm - stock |  |  |  | -165 | -80 |", text)
 
+    def test_names(self):
+        self.assertEqual(report.cg_name("bpf-global", "eq"), "global, the equivalent rule set")
+        self.assertEqual(report.cg_name("bpf-cgroup", "100"), "lsm_cgroup, 100 rules")
+        self.assertEqual(report.cg_name("bpf-shared", "1"), "lsm_cgroup, 1 rule, and global's "
+                         "lsm/ programs on the same hooks (bpf-shared)")
+
     def test_absent(self):
         self.assertEqual(report.cg_section(fixture()), [])
         self.assertEqual(report.headline_cg(fixture()), [])
