@@ -98,7 +98,9 @@ prepare_allow() {
 		die "bpftool could not load /lab/bpf/cgroup_allow.bpf.o"
 	bpftool cgroup attach $CG/in/c1 lsm_cgroup pinned $ALLOW_PIN ||
 		die "bpftool could not attach $ALLOW_PIN to $CG/in/c1"
-	say "bpf-allow: $(bpftool cgroup show $CG/in/c1 | grep -c bench_allow_open) program(s) on $CG/in/c1"
+	n=$(bpftool cgroup show $CG/in/c1 | grep -c bench_allow_open || true)
+	[ "$n" = 1 ] || die "bpf-allow: $n programs on $CG/in/c1, not 1"
+	say "bpf-allow: bench_allow_open on $CG/in/c1"
 }
 
 prepare_selinux() {

@@ -62,6 +62,8 @@ config() {
 case $lsms in *,bpf,*)
 	config bpf-cgroup "inside outside" -R 11 -G 1
 	config bpf-global "inside outside" -G 2
+	config bpf-allow "inside outside"
+	config bpf-shared "inside outside" -R 1 -G 1
 	;;
 esac
 for lsm in landlock yama selinux apparmor smack tomoyo; do
