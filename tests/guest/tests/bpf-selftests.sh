@@ -30,22 +30,46 @@ mkdir -p "$work/boot" && cp "$config" "$work/boot/config-$(uname -r)" ||
 for applet in $(busybox --list); do
 	[ -e "$work/bin/$applet" ] || ln -s busybox "$work/bin/$applet"
 done
+# run_test_progs TESTS OUT: test_progs -t TESTS, its output in
+# $work/OUT and its exit status in $work/OUT.rc. In a mount namespace of
+# its own, with the folder as its root mount (as switch_root makes one):
+# in a plain chroot, unshare(CLONE_NEWUSER) fails with EINVAL and
+# cgroup_helpers cannot remount / private.
+run_test_progs() {
+	unshare -m sh -c '
+		set -e
+		mount --make-rprivate /
+		mount --bind "$1" "$1"
+		cd "$1"
+		mount -t proc proc proc
+		mount --rbind /sys sys
+		mount --bind /dev dev
+		mount -t tmpfs tmpfs tmp
+		mount --move . /
+		chroot . /test_progs -t "$2" >"./$3" 2>&1 && echo 0 >"./$3.rc" || echo $? >"./$3.rc"
+	' sh "$work" "$1" "$2" || not_ok "run test_progs -t $1 with $work as root"
+}
 out=$work/.out
-# In a mount namespace of its own, with the folder as its root mount (as
-# switch_root makes one): in a plain chroot, unshare(CLONE_NEWUSER) fails
-# with EINVAL and cgroup_helpers cannot remount / private.
-unshare -m sh -c '
-	set -e
-	mount --make-rprivate /
-	mount --bind "$1" "$1"
-	cd "$1"
-	mount -t proc proc proc
-	mount --rbind /sys sys
-	mount --bind /dev dev
-	mount -t tmpfs tmpfs tmp
-	mount --move . /
-	chroot . /test_progs -t "$2" >"./.out" 2>&1 && echo 0 >"./.out.rc" || echo $? >"./.out.rc"
-' sh "$work" "$tests" || not_ok "run test_progs with $work as root"
+run_test_progs "$tests" .out
+# lsm_cgroup/functional's accepted socket: 6.1 calls its sk_alloc_security
+# and inet_csk_clone hooks in the softirq that takes the SYN, and runs
+# lsm_cgroup programs on the current task's cgroup. The softirq runs in
+# the connecting test's context, unless ksoftirqd is already runnable
+# (kernel/softirq.c, ksoftirqd_running()): then current is ksoftirqd, in
+# the root cgroup, and the programs do not run, on either kernel. A slow
+# (loaded) host makes that likelier; seen once in about ten runs of each
+# kernel. So when it is the only failure, lsm_cgroup runs once more,
+# alone, and that run's results stand; a second failure fails.
+if grep -q '^#.*lsm_cgroup/functional:FAIL$' "$out" &&
+	[ "$(sed '/^All error logs:/,$d' "$out" | grep -c '^#.*:FAIL$')" -le 2 ]; then
+	echo "# lsm_cgroup/functional failed: run once more, alone (why: the comment above)"
+	sed '/^All error logs:/,$d' "$out" | grep -E '^#.*lsm_cgroup.*:FAIL$|FAIL:(called_|sk_priority)' |
+		sed 's/^/# first run: /'
+	run_test_progs lsm_cgroup .out.2
+	{ sed '/^All error logs:/,$d' "$out" | grep -v 'lsm_cgroup'; cat "$out.2" 2>/dev/null; } >"$out.both"
+	cp "$out.2.rc" "$out.rc" 2>/dev/null || echo none >"$out.rc"
+	mv "$out.both" "$out"
+fi
 rc=$(cat "$out.rc" 2>/dev/null || echo none)
 
 skipped=$work/.skipped
