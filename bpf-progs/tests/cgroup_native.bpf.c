@@ -18,12 +18,15 @@ char LICENSE[] SEC("license") = "GPL";
 #define AF_INET	2
 
 /* The files each program acts on, and the port deny_bind refuses. */
-__u64 deny_ino, multi_ino, override_ino, mac_ino;
+__u64 deny_ino, multi_ino, override_ino, mac_ino, ret_ino;
 __u16 deny_port;
 
 /* How often each program saw its file, and what bpf_get_retval() said. */
 __u32 set_retval_runs, get_retval_runs, override_runs, mac_runs;
 int seen_retval;
+/* read_ret's runs on its file, and every bit it read in the return slot. */
+__u32 ret_runs;
+int ret_bits;
 
 static __always_inline __u64 ino_of(struct file *file)
 {
@@ -75,6 +78,21 @@ int BPF_PROG(override_allow, struct file *file)
 {
 	if (ino_of(file) == override_ino)
 		override_runs++;
+	return 1;
+}
+
+/*
+ * The slot after the hook's arguments, which 6.1's trampoline held at 0
+ * for the return value: an lsm_cgroup program may read it (the verifier
+ * lets it), and must find 0 there, not the hook function's stack.
+ */
+SEC("lsm_cgroup/file_open")
+int BPF_PROG(read_ret, struct file *file, int ret)
+{
+	if (ino_of(file) != ret_ino)
+		return 1;
+	ret_runs++;
+	ret_bits |= ret;
 	return 1;
 }
 

@@ -6,7 +6,8 @@
  * else, ALLOW_MULTI programs all run in order with bpf_set_retval() and
  * bpf_get_retval() carrying the errno, a child's override replaces its
  * parent's program, bpf_prog_query() lists the programs, a detached
- * program stops enforcing, a BPF_LSM_MAC program on the same hook still
+ * program stops enforcing, the return value's slot after the arguments
+ * reads 0, a BPF_LSM_MAC program on the same hook still
  * runs, and socket hooks follow the calling task's cgroup.
  */
 #include <arpa/inet.h>
@@ -22,6 +23,7 @@
 #define MULTI_FILE	DIR "/multi"
 #define OVERRIDE_FILE	DIR "/override"
 #define MAC_FILE	DIR "/mac"
+#define RET_FILE	DIR "/ret"
 #define DENY_PORT	4242
 
 /* Cgroups: A (deny) with a child, M (multi), O (override) with a child, S (socket), C (control). */
@@ -126,6 +128,26 @@ static void test_deny(struct cgroup_native *skel)
 	bpf_link__destroy(link);
 	expect_errno("cgn-a", 0, "open in the cgroup once the program is detached",
 		     open_probe, DENY_FILE);
+}
+
+/* The return value's slot after the arguments reads 0, as on 6.1. */
+static void test_ret_slot(struct cgroup_native *skel)
+{
+	int fd = cg_fd("cgn-a");
+	struct bpf_link *link;
+
+	link = bpf_program__attach_cgroup(skel->progs.read_ret, fd);
+	close(fd);
+	if (!link) {
+		tap_result(0, "attach read_ret to cgn-a: %s", strerror(errno));
+		return;
+	}
+	expect_errno("cgn-a", 0, "open in the cgroup with read_ret", open_probe, RET_FILE);
+	expect_errno("cgn-a", 0, "and again", open_probe, RET_FILE);
+	tap_result(skel->bss->ret_runs == 2 && skel->bss->ret_bits == 0,
+		   "read_ret ran twice and read 0 in the return value's slot (%u runs, bits %#x)",
+		   skel->bss->ret_runs, (unsigned int)skel->bss->ret_bits);
+	bpf_link__destroy(link);
 }
 
 static void test_multi(struct cgroup_native *skel)
@@ -250,7 +272,7 @@ int main(void)
 	if (mkdir(DIR, 0755) && errno != EEXIST)
 		tap_bail("mkdir %s: %s", DIR, strerror(errno));
 	if (make_file(DENY_FILE) || make_file(MULTI_FILE) || make_file(OVERRIDE_FILE) ||
-	    make_file(MAC_FILE))
+	    make_file(MAC_FILE) || make_file(RET_FILE))
 		tap_bail("create the test files: %s", strerror(errno));
 	if (cgroups_make(cgroups, ARRAY_SIZE(cgroups)))
 		tap_bail("create the cgroups: %s", strerror(errno));
@@ -261,9 +283,11 @@ int main(void)
 	skel->bss->multi_ino = ino_of(MULTI_FILE);
 	skel->bss->override_ino = ino_of(OVERRIDE_FILE);
 	skel->bss->mac_ino = ino_of(MAC_FILE);
+	skel->bss->ret_ino = ino_of(RET_FILE);
 	skel->bss->deny_port = DENY_PORT;
 
 	test_deny(skel);
+	test_ret_slot(skel);
 	test_multi(skel);
 	test_override(skel);
 	test_mac(skel);
