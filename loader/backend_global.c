@@ -128,6 +128,7 @@ static void levels_add(struct lab_levels *l, __u32 level, __u64 cgroup_id,
 	l->mask |= 1u << level;
 	l->filter[level] |= 1ull << (cgroup_id % 64);
 	l->any_tree |= conf->file_tree;
+	l->any_path |= conf->file_path | conf->file_glob;
 	l->any_default_deny |= conf->default_deny;
 	if (conf->flags & LAB_SELF_PROTECT)
 		l->any_self_protect = 1;

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,12 +174,12 @@ static void describe(const struct policy_rule *r, char *buf, size_t len)
 			if (r->file.access & (1u << i))
 				snprintf(access + strlen(access), sizeof(access) - strlen(access),
 					 "%s%s", access[0] ? "," : "", class_names[i]);
-		put(buf, len, "files %s%s %s %s", r->file.path, subtree_suffix(r),
-			 access, r->deny ? "deny" : "allow");
+		put(buf, len, "files %s%s %s %s%s", r->file.path, subtree_suffix(r),
+			 access, r->deny ? "deny" : "allow", r->file.by_inode ? " match inode" : "");
 		return;
 	case RULE_EXEC:
-		put(buf, len, "exec %s%s %s", r->file.path, subtree_suffix(r),
-			 r->deny ? "deny" : "allow");
+		put(buf, len, "exec %s%s %s%s", r->file.path, subtree_suffix(r),
+			 r->deny ? "deny" : "allow", r->file.by_inode ? " match inode" : "");
 		return;
 	case RULE_NETWORK:
 		if (r->net.op == NET_SOCKET) {
@@ -278,12 +279,26 @@ int path_kernel_dev(const char *path, struct stat *st, __u32 *dev)
 	return 0;
 }
 
+/* Set @access's classes in @rule and @deny_bits, where no earlier rule has. */
+static void set_classes(__u16 *rule, __u8 *deny_bits, unsigned int access, bool deny,
+			unsigned int index)
+{
+	unsigned int cls;
+
+	for (cls = 0; cls < LAB_FILE_CLASSES; cls++) {
+		if (!(access & (1u << cls)) || rule[cls])
+			continue;
+		rule[cls] = index + 1;
+		if (deny)
+			*deny_bits |= 1u << cls;
+	}
+}
+
 static int add_file(struct compiled *c, __u64 ino, __u32 dev, bool subtree, unsigned int access,
 		    bool deny, unsigned int index)
 {
 	struct file_entry *e = NULL;
 	size_t i;
-	unsigned int cls;
 
 	for (i = 0; i < c->n_files; i++)
 		if (c->files[i].key.ino == ino && c->files[i].key.dev == dev)
@@ -294,19 +309,114 @@ static int add_file(struct compiled *c, __u64 ino, __u32 dev, bool subtree, unsi
 		e->key.ino = ino;
 		e->key.dev = dev;
 	}
-	for (cls = 0; cls < LAB_FILE_CLASSES; cls++) {
-		__u16 *slot = subtree ? &e->val.tree[cls] : &e->val.exact[cls];
-		__u8 *denies = subtree ? &e->val.tree_deny : &e->val.exact_deny;
-
-		if (!(access & (1u << cls)))
-			continue;
-		if (*slot)	/* an earlier rule on the same object wins */
-			continue;
-		*slot = index + 1;
-		if (deny)
-			*denies |= 1u << cls;
-	}
+	if (subtree)
+		set_classes(e->val.tree, &e->val.tree_deny, access, deny, index);
+	else
+		set_classes(e->val.exact, &e->val.exact_deny, access, deny, index);
 	return 0;
+}
+
+static void add_path(struct compiled *c, __u32 dev, __u64 dir, const char *name,
+		     unsigned int access, bool deny, unsigned int index)
+{
+	struct path_entry *e = NULL;
+	size_t i;
+
+	for (i = 0; i < c->n_paths && !e; i++)
+		if (c->paths[i].key.dev == dev && c->paths[i].key.dir == dir &&
+		    !strcmp(c->paths[i].key.name, name))
+			e = &c->paths[i];
+	if (!e) {
+		e = &c->paths[c->n_paths++];
+		memset(e, 0, sizeof(*e));
+		e->key.dev = dev;
+		e->key.dir = dir;
+		memcpy(e->key.name, name, strlen(name));	/* parse_path() bounds it */
+	}
+	set_classes(e->val.rule, &e->val.deny, access, deny, index);
+}
+
+/* A glob "PREFIX*SUFFIX" in directory @dir: 0, or -1 when it has too many. */
+static int add_glob(struct compiled *c, __u32 dev, __u64 dir, const char *pattern,
+		    unsigned int access, bool deny, unsigned int index)
+{
+	const char *star = strchr(pattern, '*');
+	size_t plen = (size_t)(star - pattern), slen = strlen(star + 1), i;
+	struct glob_entry *e = NULL;
+	struct lab_glob *g = NULL;
+
+	for (i = 0; i < c->n_globs && !e; i++)
+		if (c->globs[i].key.dev == dev && c->globs[i].key.dir == dir)
+			e = &c->globs[i];
+	if (!e) {
+		e = &c->globs[c->n_globs++];
+		memset(e, 0, sizeof(*e));
+		e->key.dev = dev;
+		e->key.dir = dir;
+	}
+	for (i = 0; i < e->val.n && !g; i++)
+		if (e->val.pattern[i].prefix_len == plen && e->val.pattern[i].suffix_len == slen &&
+		    !memcmp(e->val.pattern[i].prefix, pattern, plen) &&
+		    !memcmp(e->val.pattern[i].suffix, star + 1, slen))
+			g = &e->val.pattern[i];
+	if (!g) {
+		if (e->val.n == LAB_GLOB_PATTERNS)
+			return -1;
+		g = &e->val.pattern[e->val.n++];
+		g->prefix_len = (__u8)plen;
+		g->suffix_len = (__u8)slen;
+		memcpy(g->prefix, pattern, plen);	/* parse_path() bounds both */
+		memcpy(g->suffix, star + 1, slen);
+	}
+	set_classes(g->rule, &g->deny, access, deny, index);
+	return 0;
+}
+
+/*
+ * A rule by path: its directory's inode and its name, and the inode of
+ * the file there now, if any (a file renamed or linked elsewhere stays
+ * covered; one put at the name later is covered by the name). A path
+ * that exists at apply is taken as realpath() gives it: a symlink's
+ * target, "." and ".." resolved.
+ */
+static int compile_path_rule(const char *file, const struct policy_rule *r, unsigned int index,
+			     unsigned int access, struct compiled *c, char *err, size_t errlen)
+{
+	char path[PATH_MAX], real[PATH_MAX], *name;
+	struct stat st, dir_st;
+	__u32 dev, dir_dev;
+
+	snprintf(path, sizeof(path), "%s", r->file.path);
+	if (!r->file.glob && realpath(path, real))
+		snprintf(path, sizeof(path), "%s", real);
+	if (!strcmp(path, "/")) {	/* "/." or a link to "/": no name, the root by inode */
+		if (path_kernel_dev(path, &st, &dev))
+			return fail(err, errlen, file, r->line, "/: %s", strerror(errno));
+		return add_file(c, st.st_ino, dev, false, access, r->deny, index);
+	}
+	name = strrchr(path, '/');
+	*name++ = '\0';
+	if (path_kernel_dev(path[0] ? path : "/", &dir_st, &dir_dev))
+		return fail(err, errlen, file, r->line, "%s: %s (paths are resolved when applied)",
+			    r->file.path, strerror(errno));
+	if (!S_ISDIR(dir_st.st_mode))
+		return fail(err, errlen, file, r->line, "%s: %s is not a directory",
+			    r->file.path, path);
+	if (r->file.glob) {
+		if (add_glob(c, dir_dev, dir_st.st_ino, name, access, r->deny, index))
+			return fail(err, errlen, file, r->line, "%s: more than %d globs in %s",
+				    r->file.path, LAB_GLOB_PATTERNS, path[0] ? path : "/");
+		return 0;
+	}
+	if (strlen(name) >= LAB_PATH_NAME_LEN)	/* the symlink's target's name */
+		return fail(err, errlen, file, r->line,
+			    "%s: the name is longer than %d bytes: add 'match: inode'",
+			    r->file.path, LAB_PATH_NAME_LEN - 1);
+	add_path(c, dir_dev, dir_st.st_ino, name, access, r->deny, index);
+	path[strlen(path)] = '/';	/* the whole path again */
+	if (path_kernel_dev(path, &st, &dev))
+		return 0;	/* nothing there yet: the name waits for it */
+	return add_file(c, st.st_ino, dev, false, access, r->deny, index);
 }
 
 static int compile_file_rule(const char *file, const struct policy_rule *r, unsigned int index,
@@ -319,15 +429,18 @@ static int compile_file_rule(const char *file, const struct policy_rule *r, unsi
 	/* the policy's bits and the engine's classes line up: read .. unlink */
 	_Static_assert(ACCESS_READ == 1 << LAB_READ && ACCESS_UNLINK == 1 << LAB_UNLINK,
 		       "access bits are class bits");
+	if (!r->file.subtree && (access & ACCESS_CREATE))
+		return fail(err, errlen, file, r->line,
+			    "create applies to a directory's subtree: write %s/**", r->file.path);
+	/* by path, but for a subtree, 'match: inode' and the root (no name) */
+	if (!r->file.subtree && !r->file.by_inode && strcmp(r->file.path, "/"))
+		return compile_path_rule(file, r, index, access, c, err, errlen);
 	if (path_kernel_dev(r->file.path, &st, &dev))
 		return fail(err, errlen, file, r->line, "%s: %s (paths are resolved when applied)",
 			    r->file.path, strerror(errno));
 	if (r->file.subtree && !S_ISDIR(st.st_mode))
 		return fail(err, errlen, file, r->line, "%s/** but %s is not a directory",
 			    r->file.path, r->file.path);
-	if (!r->file.subtree && (access & ACCESS_CREATE))
-		return fail(err, errlen, file, r->line,
-			    "create applies to a directory's subtree: write %s/**", r->file.path);
 	return add_file(c, st.st_ino, dev, r->file.subtree, access, r->deny, index);
 }
 
@@ -388,15 +501,17 @@ static unsigned int rule_classes(const struct policy_rule *r)
 int policy_compile(const char *file, const struct policy *p, struct compiled *c,
 		   char *err, size_t errlen)
 {
-	size_t i;
+	size_t i, k;
 	unsigned int cls, cap, allowed = 0;
 
 	memset(c, 0, sizeof(*c));
 	c->files = calloc(p->n_rules ? p->n_rules : 1, sizeof(*c->files));
+	c->paths = calloc(p->n_rules ? p->n_rules : 1, sizeof(*c->paths));
+	c->globs = calloc(p->n_rules ? p->n_rules : 1, sizeof(*c->globs));
 	c->socks = calloc(p->n_rules ? p->n_rules : 1, sizeof(*c->socks));
 	c->nets = calloc(p->n_rules ? p->n_rules : 1, sizeof(*c->nets));
 	c->rules = calloc(p->n_rules ? p->n_rules : 1, sizeof(*c->rules));
-	if (!c->files || !c->socks || !c->nets || !c->rules) {
+	if (!c->files || !c->paths || !c->globs || !c->socks || !c->nets || !c->rules) {
 		compiled_free(c);
 		return fail(err, errlen, file, 0, "out of memory");
 	}
@@ -470,6 +585,15 @@ int policy_compile(const char *file, const struct policy *p, struct compiled *c,
 				c->conf.file_tree |= 1u << cls;
 		}
 	}
+	for (i = 0; i < c->n_paths; i++)
+		for (cls = 0; cls < LAB_FILE_CLASSES; cls++)
+			if (c->paths[i].val.rule[cls])
+				c->conf.file_path |= 1u << cls;
+	for (i = 0; i < c->n_globs; i++)
+		for (cls = 0; cls < LAB_FILE_CLASSES; cls++)
+			for (k = 0; k < c->globs[i].val.n; k++)
+				if (c->globs[i].val.pattern[k].rule[cls])
+					c->conf.file_glob |= 1u << cls;
 	/* default: deny closes the classes that have allow rules */
 	if (p->default_deny)
 		c->conf.default_deny = allowed;
@@ -505,6 +629,8 @@ int compiled_add_filler(struct compiled *c, size_t n)
 void compiled_free(struct compiled *c)
 {
 	free(c->files);
+	free(c->paths);
+	free(c->globs);
 	free(c->socks);
 	free(c->nets);
 	free(c->rules);

@@ -2,7 +2,9 @@
 /*
  * The rule compiler: a parsed policy becomes what the engine's maps hold
  * (bpf-progs/policy/engine.h), plus the hooks it needs. Paths become
- * inode and device numbers here, at apply time.
+ * inode and device numbers here, at apply time: a rule by path its
+ * directory's and its name (and the inode of the file there at apply),
+ * a subtree or 'match: inode' rule its own inode.
  */
 #ifndef LSMCTL_COMPILE_H
 #define LSMCTL_COMPILE_H
@@ -20,6 +22,18 @@ struct file_entry {
 	struct lab_file_val val;
 };
 
+/* A rule by path: a name in a directory. */
+struct path_entry {
+	struct lab_path_key key;	/* key.policy is filled in when loading */
+	struct lab_path_val val;
+};
+
+/* A directory's glob rules. */
+struct glob_entry {
+	struct lab_glob_key key;
+	struct lab_glob_val val;
+};
+
 struct sock_entry {
 	struct lab_sock_key key;
 	struct lab_sock_val val;
@@ -35,8 +49,10 @@ struct compiled {
 	struct lab_conf conf;		/* cgroup_id and level come later */
 	__u64 hooks;			/* a bit per enum lab_hook */
 	__u32 classes;			/* a bit per enum lab_class used */
-	size_t n_files, n_socks, n_nets, n_rules;
+	size_t n_files, n_paths, n_globs, n_socks, n_nets, n_rules;
 	struct file_entry *files;
+	struct path_entry *paths;
+	struct glob_entry *globs;
 	struct sock_entry *socks;
 	struct lab_net_rule *nets;
 	struct rule_text *rules;

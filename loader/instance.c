@@ -92,6 +92,24 @@ int rule_maps_fill(const struct rule_maps *m, __u32 policy, const struct compile
 		if (bpf_map_update_elem(m->file_bloom, NULL, &inode, BPF_ANY))
 			return -errno;
 	}
+	for (i = 0; i < c->n_paths; i++) {
+		struct lab_path_key key = c->paths[i].key;
+		struct lab_inode dir = { .dev = key.dev, .ino = key.dir };
+
+		key.policy = policy;
+		if (bpf_map_update_elem(m->path_rules, &key, &c->paths[i].val, BPF_NOEXIST) ||
+		    (m->file_bloom >= 0 && bpf_map_update_elem(m->file_bloom, NULL, &dir, BPF_ANY)))
+			return -errno;
+	}
+	for (i = 0; i < c->n_globs; i++) {
+		struct lab_glob_key key = c->globs[i].key;
+		struct lab_inode dir = { .dev = key.dev, .ino = key.dir };
+
+		key.policy = policy;
+		if (bpf_map_update_elem(m->glob_rules, &key, &c->globs[i].val, BPF_NOEXIST) ||
+		    (m->file_bloom >= 0 && bpf_map_update_elem(m->file_bloom, NULL, &dir, BPF_ANY)))
+			return -errno;
+	}
 	for (i = 0; i < c->n_socks; i++) {
 		struct lab_sock_key key = c->socks[i].key;
 
@@ -114,7 +132,7 @@ int rule_maps_fill(const struct rule_maps *m, __u32 policy, const struct compile
 /* Delete the keys of @map whose first __u32 is @policy; 0 or -errno. */
 static int forget(int map, __u32 policy, size_t key_size)
 {
-	unsigned char key[64], next[64];
+	unsigned char key[128], next[128];	/* the largest: struct lab_path_key */
 	void *prev = NULL;
 	size_t n = 0, cap = 0;
 	unsigned char *doomed = NULL, *grown;
@@ -175,6 +193,10 @@ int rule_maps_forget(const struct rule_maps *m, __u32 policy)
 
 	if (!rc)
 		rc = forget(m->file_rules, policy, sizeof(struct lab_file_key));
+	if (!rc)
+		rc = forget(m->path_rules, policy, sizeof(struct lab_path_key));
+	if (!rc)
+		rc = forget(m->glob_rules, policy, sizeof(struct lab_glob_key));
 	if (!rc)
 		rc = forget(m->sock_rules, policy, sizeof(struct lab_sock_key));
 	if (!rc)

@@ -137,10 +137,14 @@ struct lab_conf {
 	__u32 flags;
 	__u32 default_deny;	/* classes (bits) where no match means deny */
 	__u32 n_net;		/* bind/connect rules in net_rules */
-	/* file classes (bits) with rules on an inode, and on a subtree */
+	/*
+	 * file classes (bits) with rules on an inode, on a subtree, on a
+	 * name in a directory (by path), and on a glob in a directory
+	 */
 	__u8 file_exact;
 	__u8 file_tree;
-	__u16 pad;
+	__u8 file_path;
+	__u8 file_glob;
 	/* ptrace, mount, module_load, signal: rule index + 1, and deny */
 	__u16 fixed_rule[16];	/* indexed by class, masked to 4 bits */
 	__u8 fixed_deny[16];
@@ -172,6 +176,52 @@ struct lab_file_val {
 	__u8 exact_deny;		/* a bit per class */
 	__u8 tree_deny;
 	__u8 pad[2];
+};
+
+/*
+ * files and exec rules by path: the name in its directory, the directory
+ * by inode (path_rules). The name is the key's: the map's own hash of
+ * the key is the lookup's one hash, its compare the name's.
+ */
+struct lab_path_key {
+	__u32 policy;
+	__u32 dev;		/* the directory's superblock: LAB_MKDEV() */
+	__u64 dir;		/* the directory's inode */
+	char name[LAB_PATH_NAME_LEN];	/* zero-padded */
+};
+
+struct lab_path_val {
+	__u16 rule[LAB_FILE_CLASSES];	/* rule + 1 */
+	__u8 deny;			/* a bit per class */
+	__u8 pad;
+};
+
+/*
+ * Glob rules: "PREFIX*SUFFIX" as a directory's last component, a list a
+ * directory (glob_rules, keyed by policy, device and the directory's
+ * inode), in rule order: the first that matches the name and has a rule
+ * for the class decides.
+ */
+struct lab_glob {
+	__u16 rule[LAB_FILE_CLASSES];	/* rule + 1 */
+	__u8 deny;			/* a bit per class */
+	__u8 prefix_len;
+	__u8 suffix_len;
+	__u8 pad[3];
+	char prefix[LAB_PATH_NAME_LEN];
+	char suffix[LAB_PATH_NAME_LEN];
+};
+
+struct lab_glob_key {
+	__u32 policy;
+	__u32 dev;
+	__u64 dir;
+};
+
+struct lab_glob_val {
+	__u32 n;		/* patterns in use, at most LAB_GLOB_PATTERNS */
+	__u32 pad;
+	struct lab_glob pattern[LAB_GLOB_PATTERNS];
 };
 
 /* network socket rules, by family and type (0: any). */
@@ -231,7 +281,11 @@ struct lab_levels {
 	__u32 any_tree;		/* file classes with a subtree rule */
 	__u32 any_default_deny;	/* classes closed by default: deny */
 	__u32 any_self_protect;	/* a policy has self-protection on */
-	__u32 pad;
+	/*
+	 * file classes with a rule by path or glob: the file's directory's
+	 * inode (in file_bloom for such rules) must miss the filter too
+	 */
+	__u32 any_path;
 };
 
 /* global backend: an inode some global policy has a rule on (file_bloom). */
@@ -289,6 +343,7 @@ struct lab_event {
 	__u8 addr[16];
 	char comm[LAB_COMM_LEN];
 	char name[LAB_NAME_LEN];	/* files: the dentry's name, cut short */
+	__u64 dir_ino;		/* files: the inode of the dentry's parent */
 };
 
 #endif /* LSMLAB_ENGINE_H */

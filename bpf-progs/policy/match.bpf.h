@@ -9,6 +9,7 @@
 #define LSMLAB_MATCH_BPF_H
 
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 
 #include "engine.h"
@@ -87,7 +88,109 @@ static long walk_step(__u32 i, void *data)
 }
 
 /*
- * The rule for @req, or LAB_RULE_NONE. A subtree climb that could not
+ * files by path: the object's name in its directory. The name is read
+ * once into the path key; the exact rule is one lookup of it, the globs
+ * one lookup of the directory and at most LAB_GLOB_PATTERNS patterns,
+ * each at most 2 * (LAB_PATH_NAME_LEN - 1) byte compares.
+ */
+struct name_ctx {
+	struct lab_path_key key;
+	const struct lab_glob_val *globs;
+	__u32 len;		/* the name's */
+	__u32 class;
+	__u16 rule;
+	__u8 deny;
+};
+
+/* Does the name in @n match glob @g: PREFIX*SUFFIX? */
+static __always_inline int glob_match(const struct name_ctx *n, const struct lab_glob *g)
+{
+	__u32 plen = g->prefix_len, slen = g->suffix_len, len = n->len, off, j;
+
+	if (plen >= LAB_PATH_NAME_LEN || slen >= LAB_PATH_NAME_LEN || plen + slen > len)
+		return 0;
+	for (j = 0; j < plen && j < LAB_PATH_NAME_LEN - 1; j++)
+		if (n->key.name[j] != g->prefix[j])
+			return 0;
+	off = len - slen;
+	for (j = 0; j < slen && j < LAB_PATH_NAME_LEN - 1; j++)
+		if (n->key.name[(off + j) & (LAB_PATH_NAME_LEN - 1)] != g->suffix[j])
+			return 0;
+	return 1;
+}
+
+static long glob_step(__u32 i, void *data)
+{
+	struct name_ctx *n = data;
+	const struct lab_glob_val *v = n->globs;
+	const struct lab_glob *g;
+	__u64 c = n->class;
+
+	barrier_var(c);
+	if (!v || i >= v->n || i >= LAB_GLOB_PATTERNS || c >= LAB_FILE_CLASSES)
+		return 1;
+	g = &v->pattern[i & (LAB_GLOB_PATTERNS - 1)];
+	if (!g->rule[c] || !glob_match(n, g))
+		return 0;
+	n->rule = g->rule[c];
+	n->deny = (g->deny >> c) & 1;
+	return 1;
+}
+
+/*
+ * The rule by path for @dentry: its name's own (path_rules), else the
+ * first glob of its directory that matches (glob_rules); LAB_RULE_NONE
+ * when neither has one, or the name is longer than any rule's.
+ */
+static __always_inline __u16 match_name(__u32 policy, const struct lab_conf *conf,
+					struct dentry *dentry, __u32 dev, __u32 c, __u8 *deny)
+{
+	struct name_ctx n = { .class = c };
+	struct dentry *parent = dentry->d_parent;
+	struct lab_glob_key gkey;
+	struct lab_path_val *v;
+	struct inode *dir;
+	__u64 i = c;
+
+	if (!parent || parent == dentry)
+		return LAB_RULE_NONE;	/* a filesystem's root: no name in a directory */
+	dir = parent->d_inode;
+	n.len = dentry->d_name.len;
+	if (!dir || !n.len || n.len >= LAB_PATH_NAME_LEN)
+		return LAB_RULE_NONE;	/* no rule names a name this long */
+	n.key.policy = policy;
+	n.key.dev = dev;
+	n.key.dir = dir->i_ino;
+	if (bpf_probe_read_kernel(n.key.name, n.len & (LAB_PATH_NAME_LEN - 1),
+				  BPF_CORE_READ(dentry, d_name.name)))
+		return LAB_RULE_NONE;
+	barrier_var(i);
+	if (i >= LAB_FILE_CLASSES)
+		return LAB_RULE_NONE;
+	if ((conf->file_path >> i) & 1) {
+		v = bpf_map_lookup_elem(&path_rules, &n.key);
+		if (v && v->rule[i]) {
+			*deny = (v->deny >> i) & 1;
+			return v->rule[i];
+		}
+	}
+	if ((conf->file_glob >> i) & 1) {
+		gkey.policy = policy;
+		gkey.dev = dev;
+		gkey.dir = n.key.dir;
+		n.globs = bpf_map_lookup_elem(&glob_rules, &gkey);
+		if (n.globs) {
+			bpf_loop(LAB_GLOB_PATTERNS, glob_step, &n, 0);
+			*deny = n.deny;
+			return n.rule;
+		}
+	}
+	return LAB_RULE_NONE;
+}
+
+/*
+ * The rule for @req, or LAB_RULE_NONE: by path first (the name's own,
+ * then a glob), then the inode's own, then the nearest subtree. A subtree climb that could not
  * finish (deeper than LAB_MAX_DEPTH, or a disconnected dentry) returns
  * LAB_RULE_NONE with *deny set: decide() denies it as the default.
  */
@@ -102,6 +205,11 @@ static __always_inline __u16 match_file(__u32 policy, const struct lab_conf *con
 	if (!dentry || c >= LAB_FILE_CLASSES)
 		return LAB_RULE_NONE;
 	w.dev = dentry->d_sb->s_dev;
+	if (((conf->file_path | conf->file_glob) >> c) & 1) {
+		w.rule = match_name(policy, conf, dentry, w.dev, c, deny);
+		if (w.rule != LAB_RULE_NONE)
+			return w.rule;
+	}
 	if ((conf->file_tree >> c) & 1) {
 		/* a subtree rule of this class somewhere: climb */
 		bpf_loop(LAB_MAX_DEPTH, walk_step, &w, 0);

@@ -21,7 +21,8 @@ struct {
 } policies SEC(".maps");
 
 /*
- * Every inode a global policy has a file rule on, ever (a bloom filter
+ * Every inode a global policy has a file rule on, and every directory it
+ * has a rule by path or glob in, ever (a bloom filter
  * cannot forget: an inode whose rules went only costs the full check).
  * lsmctl adds a policy's before the policy is switched on.
  */
@@ -61,7 +62,8 @@ static __always_inline int check_cgroup(__u64 id, const struct lab_req *req)
 /*
  * Does no global policy have a say on this request? True for a file
  * check whose class no policy has a subtree rule or default: deny for,
- * with no self-protection to ask, on an inode not in file_bloom: every
+ * with no self-protection to ask, on an inode not in file_bloom (nor,
+ * for a class with rules by path, its directory's): every
  * policy would find no rule and allow. It saves the policy lookup and
  * the rule lookup on the files no rule names, most of them.
  */
@@ -84,6 +86,15 @@ static __always_inline int no_say(const struct lab_levels *l, const struct lab_r
 	key.dev = d->d_sb->s_dev;
 	key.ino = inode->i_ino;
 	/* (int): the map op behind the helper returns an int, in 32 bits */
+	if ((int)bpf_map_peek_elem(&file_bloom, &key) != -ENOENT)
+		return 0;
+	if (!((l->any_path >> c) & 1))
+		return 1;
+	/* rules by path are keyed by the directory: it must miss too */
+	inode = d->d_parent->d_inode;
+	if (!inode)
+		return 0;
+	key.ino = inode->i_ino;
 	return (int)bpf_map_peek_elem(&file_bloom, &key) == -ENOENT;
 }
 
