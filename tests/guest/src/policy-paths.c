@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Rules by path (issue #14): a files or exec rule names a path, and
+ * covers whatever file is at it, put there after apply by a process
+ * outside the cgroup too: the sed -i case (a new file renamed over the
+ * name), a file deleted and made again, a file made after apply at a
+ * name that did not exist, and a glob in the last component. What
+ * holds for a hard link and a bind mount, and what 'match: inode'
+ * still follows. Each denial with its control from a sibling cgroup.
+ *
+ *   policy-paths [--backend cgroup|global]
+ *
+ * Every probe runs in a child that joins a cgroup and exits with the
+ * errno of what it tried (0: it worked).
+ */
+#define _GNU_SOURCE
+#include <sys/mount.h>
+
+#include "lab_test.h"
+
+#define NLEN 64
+#define PLEN 128
+
+static struct {
+	char a[NLEN], b[NLEN];	/* the policy on a; b is the sibling */
+} cg;
+
+/* The files the rules name, on a tmpfs of the test's own. */
+static struct {
+	char dir[NLEN], policies[PLEN], etc[PLEN], keys[PLEN], bin[PLEN], work[PLEN];
+	char secret[PLEN], edited[PLEN], edited_tmp[PLEN], recreated[PLEN], later[PLEN];
+	char pinned[PLEN], pinned_tmp[PLEN];
+	char key_old[PLEN], key_new[PLEN], key_pub[PLEN];
+	char tool[PLEN], tool_tmp[PLEN];
+	char outside_link[PLEN], bound[PLEN];
+} f;
+
+static struct lab_policy pol;
+
+static void make_names(void)
+{
+	const char *d = f.dir;
+
+	snprintf(cg.a, sizeof(cg.a), "pp-%s-a", lab_backend);
+	snprintf(cg.b, sizeof(cg.b), "pp-%s-b", lab_backend);
+	snprintf(f.dir, sizeof(f.dir), "/tmp/pp-%s", lab_backend);
+	snprintf(f.policies, sizeof(f.policies), "%s/policies", d);
+	snprintf(f.etc, sizeof(f.etc), "%s/etc", d);
+	snprintf(f.keys, sizeof(f.keys), "%s/keys", d);
+	snprintf(f.bin, sizeof(f.bin), "%s/bin", d);
+	snprintf(f.work, sizeof(f.work), "%s/work", d);
+	snprintf(f.secret, sizeof(f.secret), "%s/etc/secret", d);
+	snprintf(f.edited, sizeof(f.edited), "%s/etc/edited", d);
+	snprintf(f.edited_tmp, sizeof(f.edited_tmp), "%s/etc/.edited.tmp", d);
+	snprintf(f.recreated, sizeof(f.recreated), "%s/etc/recreated", d);
+	snprintf(f.later, sizeof(f.later), "%s/etc/later", d);
+	snprintf(f.pinned, sizeof(f.pinned), "%s/etc/pinned", d);
+	snprintf(f.pinned_tmp, sizeof(f.pinned_tmp), "%s/etc/.pinned.tmp", d);
+	snprintf(f.key_old, sizeof(f.key_old), "%s/keys/old.key", d);
+	snprintf(f.key_new, sizeof(f.key_new), "%s/keys/new.key", d);
+	snprintf(f.key_pub, sizeof(f.key_pub), "%s/keys/new.pub", d);
+	snprintf(f.tool, sizeof(f.tool), "%s/bin/tool", d);
+	snprintf(f.tool_tmp, sizeof(f.tool_tmp), "%s/bin/.tool.tmp", d);
+	snprintf(f.outside_link, sizeof(f.outside_link), "%s/work/edited-link", d);
+	snprintf(f.bound, sizeof(f.bound), "%s/work/bound", d);
+}
+
+/* A tmpfs at DIR with the files that exist at apply ('later' does not). */
+static int prepare_files(void)
+{
+	const char *const dirs[] = { f.policies, f.etc, f.keys, f.bin, f.work };
+	const char *const files[] = { f.secret, f.edited, f.recreated, f.pinned, f.key_old };
+	size_t i;
+	int err = 0;
+
+	if ((mkdir(f.dir, 0755) && errno != EEXIST) ||
+	    mount("pp-tmpfs", f.dir, "tmpfs", 0, "mode=0755"))
+		return errno;
+	for (i = 0; i < ARRAY_SIZE(dirs); i++)
+		if (mkdir(dirs[i], 0755))
+			return errno;
+	for (i = 0; i < ARRAY_SIZE(files) && !err; i++)
+		err = put_str(files[i], "before\n", 0644);
+	return err ?: copy_file(BUSYBOX, f.tool, 0755);
+}
+
+static int write_paths_policy(void)
+{
+	return write_policy(&pol, f.policies, "pp", "paths",
+		"rules:\n"
+		"  - files: %1$s/etc/secret\n"
+		"    access: read\n"
+		"    action: deny\n"
+		"  - files: %1$s/etc/edited\n"
+		"    access: read\n"
+		"    action: deny\n"
+		"  - files: %1$s/etc/recreated\n"
+		"    access: read\n"
+		"    action: deny\n"
+		/* no such file at apply: the rule waits for the name */
+		"  - files: %1$s/etc/later\n"
+		"    access: read\n"
+		"    action: deny\n"
+		"  - files: %1$s/etc/pinned\n"
+		"    access: read\n"
+		"    action: deny\n"
+		"    match: inode\n"
+		"  - files: %1$s/keys/*.key\n"
+		"    access: read\n"
+		"    action: deny\n"
+		"  - exec: %1$s/bin/tool\n"
+		"    action: deny\n",
+		f.dir);
+}
+
+/* --- what a process outside the cgroup does after apply ------------------ */
+
+/* sed -i, an editor, dpkg: a new file written beside, renamed over the name. */
+static int replace_by_rename(const char *path, const char *tmp)
+{
+	int err = put_str(tmp, "after\n", 0644);
+
+	if (!err && rename(tmp, path))
+		err = errno;
+	return err;
+}
+
+static int change_files_outside(void)
+{
+	int err = replace_by_rename(f.edited, f.edited_tmp) ?:
+		  replace_by_rename(f.pinned, f.pinned_tmp) ?:
+		  (unlink(f.recreated) ? errno : 0) ?:
+		  put_str(f.recreated, "after\n", 0644) ?:
+		  put_str(f.later, "after\n", 0644) ?:
+		  put_str(f.key_new, "after\n", 0644) ?:
+		  put_str(f.key_pub, "after\n", 0644) ?:
+		  copy_file(BUSYBOX, f.tool_tmp, 0755);
+
+	if (!err && rename(f.tool_tmp, f.tool))
+		err = errno;
+	/* a hard link to the file put at the name after apply, and a bind mount of it */
+	if (!err && link(f.edited, f.outside_link))
+		err = errno;
+	if (!err)
+		err = put_str(f.bound, "", 0644);
+	if (!err && mount(f.edited, f.bound, NULL, MS_BIND, NULL))
+		err = errno;
+	return err;
+}
+
+/* --- probes ---------------------------------------------------------------- */
+
+static int probe_read(const void *path)
+{
+	return try_open(path);
+}
+
+/* busybox's true at @path: execve's errno, or true's status (0). */
+static int probe_exec(const void *path)
+{
+	char *const argv[] = { "true", NULL };
+
+	execv(path, argv);
+	return errno;
+}
+
+/* A hard link to @path made inside, read: the link's or the open's errno. */
+static int probe_link_inside(const void *path)
+{
+	char name[PLEN + 32];
+	int err;
+
+	snprintf(name, sizeof(name), "%s/link-%d", f.work, getpid());
+	if (link(path, name))
+		return errno;
+	err = try_open(name);
+	unlink(name);
+	return err;
+}
+
+/* @what has outcome @inside in cgroup a, and works from the sibling b. */
+static void expect_path(const char *what, int inside, probe_fn fn, const void *arg)
+{
+	expect_errno(cg.a, inside, what, fn, arg);
+	control(cg.b, what, fn, arg);
+}
+
+static void test_paths(void)
+{
+	struct lab_cmd c;
+	int err;
+
+	lsmctl_apply(&c, &pol, cg.a);
+	tap_result(c.status == 0, "lsmctl apply %s (a rule on a missing name included) to %s "
+		   "(status %d)", pol.name, cg.a, c.status);
+	if (c.status)
+		note_cmd(&c);
+	expect_path("read the denied file", EPERM, probe_read, f.secret);
+	expect_path("read the file 'match: inode' names", EPERM, probe_read, f.pinned);
+	expect_path("read a file the glob *.key matches", EPERM, probe_read, f.key_old);
+	expect_path("exec the denied program", EPERM, probe_exec, f.tool);
+
+	err = change_files_outside();
+	tap_result(!err, "outside: rename new files over the names, delete and make one again, "
+		   "make files at new names, link and bind-mount one (%s)", errname(err));
+
+	expect_path("read a file renamed over the name from outside (sed -i)", EPERM,
+		    probe_read, f.edited);
+	expect_path("read a file deleted and made again from outside", EPERM, probe_read,
+		    f.recreated);
+	expect_path("read a file made after apply at a name that did not exist", EPERM,
+		    probe_read, f.later);
+	expect_path("read a file made after apply that the glob *.key matches", EPERM,
+		    probe_read, f.key_new);
+	expect_path("exec a program renamed over the name from outside", EPERM, probe_exec,
+		    f.tool);
+	expect_path("read a bind mount of the replaced file (the engine sees its dentry)",
+		    EPERM, probe_read, f.bound);
+	expect_path("read the denied file through a hard link made inside (the inode at apply)",
+		    EPERM, probe_link_inside, f.secret);
+	/* what rules by path do not cover, by design: POLICY.md */
+	expect_errno(cg.a, 0, "read a file the glob does not match (new.pub)", probe_read,
+		     f.key_pub);
+	expect_errno(cg.a, 0, "read a hard link made outside to the replaced file (another name)",
+		     probe_read, f.outside_link);
+	expect_errno(cg.a, 0, "read the file renamed over a 'match: inode' rule's name "
+		     "(another inode)", probe_read, f.pinned);
+}
+
+static void cleanup(void)
+{
+	const char *const cgroups[] = { cg.a, cg.b };
+	struct lab_cmd c;
+	int left;
+
+	lsmctl_detach(&c, cg.a);
+	tap_result(c.status == 0, "lsmctl detach %s (status %d)", cg.a, c.status);
+	expect_errno(cg.a, 0, "detached: read the denied file", probe_read, f.secret);
+	left = cgroups_remove(cgroups, ARRAY_SIZE(cgroups));
+	tap_result(!left, "the test's cgroups are removed (%d left)", left);
+	umount2(f.bound, MNT_DETACH);
+	umount2(f.dir, MNT_DETACH);
+}
+
+static int policy_paths(void)
+{
+	const char *const cgroups[] = { cg.a, cg.b };
+	int err;
+
+	make_names();
+	if (cgroup_enter(""))
+		tap_bail("join the root cgroup: %s", strerror(errno));
+	err = prepare_files();
+	if (err)
+		tap_bail("prepare %s: %s", f.dir, errname(err));
+	if (write_paths_policy())
+		tap_bail("write the policy to %s: %s", f.policies, strerror(errno));
+	if (cgroups_make(cgroups, ARRAY_SIZE(cgroups)))
+		tap_bail("create the test cgroups: %s", strerror(errno));
+	test_paths();
+	cleanup();
+	return tap_exit();
+}
+
+int main(int argc, char **argv)
+{
+	return run_backends(argc, argv, "policy-paths", policy_paths);
+}
