@@ -838,6 +838,110 @@ static void test_path_kernel_dev(void **state)
 	assert_int_equal(errno, ENOENT);
 }
 
+/* The one path entry for @name in @dir_path's directory. */
+static const struct path_entry *path_entry(const char *dir_path, const char *name)
+{
+	const struct path_entry *e = NULL;
+	struct stat st;
+	size_t i;
+
+	if (stat(dir_path, &st))
+		fail_msg("stat %s", dir_path);
+	for (i = 0; i < c.n_paths; i++) {
+		if (c.paths[i].key.dir != st.st_ino || strcmp(c.paths[i].key.name, name))
+			continue;
+		if (e)
+			fail_msg("two entries for %s/%s", dir_path, name);
+		e = &c.paths[i];
+	}
+	if (!e)
+		fail_msg("no entry for %s/%s", dir_path, name);
+	assert_int_equal(e->key.policy, 0);
+	assert_int_equal(e->key.dev, sb_dev(dir_path));
+	return e;
+}
+
+/* A rule by path: the directory and the name, and the inode there at apply. */
+static void test_path_rule(void **state)
+{
+	const struct path_entry *e;
+
+	(void)state;
+	compile_ok(y("name: t\nrules:\n  - files: %s\n    access: [read, write]\n"
+		     "    action: deny\n", file));
+	assert_int_equal(c.n_paths, 1);
+	e = path_entry("/tmp", strrchr(file, '/') + 1);
+	assert_slots(e->val.rule, 1, 1, 0, 0, 0);
+	assert_int_equal(e->val.deny, (1u << LAB_READ) | (1u << LAB_WRITE));
+	assert_int_equal(c.conf.file_path, (1u << LAB_READ) | (1u << LAB_WRITE));
+	assert_slots(entry(&file_st)->val.exact, 1, 1, 0, 0, 0);
+
+	/* a name that is not there yet: the name alone; through a symlink: the target's */
+	compile_ok(y("name: t\nrules:\n  - exec: %s/not-yet\n    action: deny\n"
+		     "  - files: %s\n    access: read\n    action: allow\n", dir, link_path));
+	assert_int_equal(c.n_paths, 2);
+	assert_int_equal(c.n_files, 1);
+	assert_slots(path_entry(dir, "not-yet")->val.rule, 0, 0, 1, 0, 0);
+	assert_slots(path_entry("/tmp", strrchr(file, '/') + 1)->val.rule, 2, 0, 0, 0, 0);
+	assert_int_equal(c.conf.file_path, (1u << LAB_READ) | (1u << LAB_EXEC));
+
+	/* match: inode is the inode alone */
+	compile_ok(y("name: t\nrules:\n  - files: %s\n    access: read\n    action: deny\n"
+		     "    match: inode\n", file));
+	assert_int_equal(c.n_paths, 0);
+	assert_int_equal(c.conf.file_path, 0);
+	assert_slots(entry(&file_st)->val.exact, 1, 0, 0, 0, 0);
+}
+
+static void test_path_missing_dir(void **state)
+{
+	(void)state;
+	compile_error(y("name: t\nrules:\n  - files: %s/nodir/name\n    access: read\n"
+			"    action: deny\n", dir),
+		      y("t.yaml:3: %s/nodir/name: No such file or directory"
+			" (paths are resolved when applied)", dir));
+	compile_error(y("name: t\nrules:\n  - files: %s/name\n    access: read\n"
+			"    action: deny\n", file),
+		      y("t.yaml:3: %s/name: %s is not a directory", file, file));
+}
+
+static void test_glob(void **state)
+{
+	const struct lab_glob *g;
+	char rules[4096] = "name: t\nrules:\n";
+	int i;
+
+	(void)state;
+	compile_ok(y("name: t\nrules:\n  - files: %s/*.key\n    access: read\n    action: deny\n"
+		     "  - files: %s/id_*\n    access: [read, write]\n    action: allow\n", dir, dir));
+	assert_int_equal(c.n_globs, 1);
+	assert_int_equal(c.n_paths + c.n_files, 0);
+	assert_int_equal(c.globs[0].key.dir, dir_st.st_ino);
+	assert_int_equal(c.globs[0].key.dev, dir_kdev);
+	assert_int_equal(c.globs[0].val.n, 2);
+	g = &c.globs[0].val.pattern[0];
+	assert_int_equal(g->prefix_len, 0);
+	assert_int_equal(g->suffix_len, 4);
+	assert_memory_equal(g->suffix, ".key", 4);
+	assert_slots(g->rule, 1, 0, 0, 0, 0);
+	assert_int_equal(g->deny, 1u << LAB_READ);
+	g = &c.globs[0].val.pattern[1];
+	assert_int_equal(g->prefix_len, 3);
+	assert_memory_equal(g->prefix, "id_", 3);
+	assert_int_equal(g->suffix_len, 0);
+	assert_slots(g->rule, 2, 2, 0, 0, 0);
+	assert_int_equal(c.conf.file_glob, (1u << LAB_READ) | (1u << LAB_WRITE));
+	assert_int_equal(c.conf.file_path, 0);
+
+	/* LAB_GLOB_PATTERNS a directory */
+	for (i = 0; i <= LAB_GLOB_PATTERNS; i++)
+		snprintf(rules + strlen(rules), sizeof(rules) - strlen(rules),
+			 "  - files: %s/*.%d\n    access: read\n    action: deny\n", dir, i);
+	compile_error(rules, y("t.yaml:%d: %s/*.%d: more than %d globs in %s",
+			       3 + 3 * LAB_GLOB_PATTERNS, dir, LAB_GLOB_PATTERNS,
+			       LAB_GLOB_PATTERNS, dir));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -848,6 +952,9 @@ int main(void)
 		cmocka_unit_test_teardown(test_create, free_all),
 		cmocka_unit_test_teardown(test_unlink, free_all),
 		cmocka_unit_test_teardown(test_missing_path, free_all),
+		cmocka_unit_test_teardown(test_path_rule, free_all),
+		cmocka_unit_test_teardown(test_path_missing_dir, free_all),
+		cmocka_unit_test_teardown(test_glob, free_all),
 		cmocka_unit_test_teardown(test_subtree_of_a_file, free_all),
 		cmocka_unit_test_teardown(test_socket, free_all),
 		cmocka_unit_test_teardown(test_bind_connect, free_all),

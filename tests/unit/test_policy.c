@@ -122,6 +122,17 @@ static void test_errors(void **state)
 		     "t.yaml:3:12:", "not an absolute path");
 	expect_error("name: x\nrules:\n  - files: /a/*/b\n    access: read\n    action: deny\n",
 		     "t.yaml:3:12:", "only allowed as a final");
+	expect_error("name: x\nrules:\n  - files: /home/*/.ssh/**\n    access: read\n"
+		     "    action: deny\n", "t.yaml:3:12:", "not supported yet");
+	expect_error("name: x\nrules:\n  - files: /a/*b*\n    access: read\n    action: deny\n",
+		     "t.yaml:3:17:", "one '*' a name");
+	expect_error("name: x\nrules:\n  - files: /a/*.key\n    access: read\n    action: deny\n"
+		     "    match: inode\n", "t.yaml:3:12:", "cannot be 'match: inode'");
+	expect_error("name: x\nrules:\n  - exec: /a\n    action: deny\n    match: name\n",
+		     "t.yaml:5:12:", "unknown match 'name'");
+	expect_error("name: x\nrules:\n  - files: /a/0123456789012345678901234567890123456789"
+		     "012345678901234567890123\n    access: read\n    action: deny\n",
+		     "t.yaml:3:15:", "longer than 63 bytes");
 	expect_error("name: x\nrules:\n  - files: /a\n    action: deny\n",
 		     "t.yaml:3:5:", "needs 'access:'");
 	expect_error("name: x\nrules:\n  - files: /a\n    access: [read, fly]\n    action: deny\n",
