@@ -150,6 +150,7 @@ static __always_inline __u16 match_name(__u32 policy, const struct lab_conf *con
 	struct lab_glob_key gkey;
 	struct lab_path_val *v;
 	struct inode *dir;
+	__u32 size;
 	__u64 i = c;
 
 	if (!parent || parent == dentry)
@@ -161,7 +162,9 @@ static __always_inline __u16 match_name(__u32 policy, const struct lab_conf *con
 	n.key.policy = policy;
 	n.key.dev = dev;
 	n.key.dir = dir->i_ino;
-	if (bpf_probe_read_kernel(n.key.name, n.len & (LAB_PATH_NAME_LEN - 1),
+	size = n.len;
+	barrier_var(size);	/* clang drops the mask the verifier needs: len < 64 above */
+	if (bpf_probe_read_kernel(n.key.name, size & (LAB_PATH_NAME_LEN - 1),
 				  BPF_CORE_READ(dentry, d_name.name)))
 		return LAB_RULE_NONE;
 	barrier_var(i);
