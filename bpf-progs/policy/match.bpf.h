@@ -124,12 +124,13 @@ static long glob_step(__u32 i, void *data)
 	struct name_ctx *n = data;
 	const struct lab_glob_val *v = n->globs;
 	const struct lab_glob *g;
-	__u64 c = n->class;
+	__u64 c = n->class, k = i;
 
 	barrier_var(c);
 	if (!v || i >= v->n || i >= LAB_GLOB_PATTERNS || c >= LAB_FILE_CLASSES)
 		return 1;
-	g = &v->pattern[i & (LAB_GLOB_PATTERNS - 1)];
+	barrier_var(k);		/* or clang drops the mask, which the verifier needs */
+	g = &v->pattern[k & (LAB_GLOB_PATTERNS - 1)];
 	if (!g->rule[c] || !glob_match(n, g))
 		return 0;
 	n->rule = g->rule[c];
