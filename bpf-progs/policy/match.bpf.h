@@ -148,7 +148,6 @@ static __always_inline __u16 match_name(__u32 policy, const struct lab_conf *con
 {
 	struct name_ctx n = { .class = c };
 	struct dentry *parent = dentry->d_parent;
-	struct lab_glob_key gkey;
 	struct lab_path_val *v;
 	struct inode *dir;
 	__u32 size;
@@ -179,10 +178,12 @@ static __always_inline __u16 match_name(__u32 policy, const struct lab_conf *con
 		}
 	}
 	if ((conf->file_glob >> i) & 1) {
-		gkey.policy = policy;
-		gkey.dev = dev;
-		gkey.dir = n.key.dir;
-		n.globs = bpf_map_lookup_elem(&glob_rules, &gkey);
+		/* the path key starts with the glob key's fields: stack is short */
+		_Static_assert(__builtin_offsetof(struct lab_path_key, dir) ==
+			       __builtin_offsetof(struct lab_glob_key, dir) &&
+			       sizeof(struct lab_glob_key) == __builtin_offsetof(struct lab_path_key, name),
+			       "a path key begins with a glob key");
+		n.globs = bpf_map_lookup_elem(&glob_rules, &n.key);
 		if (n.globs) {
 			bpf_loop(LAB_GLOB_PATTERNS, glob_step, &n, 0);
 			*deny = n.deny;
@@ -193,27 +194,16 @@ static __always_inline __u16 match_name(__u32 policy, const struct lab_conf *con
 }
 
 /*
- * The rule for @req, or LAB_RULE_NONE: by path first (the name's own,
- * then a glob), then the inode's own, then the nearest subtree. A subtree climb that could not
- * finish (deeper than LAB_MAX_DEPTH, or a disconnected dentry) returns
+ * The rule by inode for @dentry: its own, or with a subtree rule of the
+ * class, the nearest subtree's. A subtree climb that could not finish
+ * (deeper than LAB_MAX_DEPTH, or a disconnected dentry) returns
  * LAB_RULE_NONE with *deny set: decide() denies it as the default.
  */
-static __always_inline __u16 match_file(__u32 policy, const struct lab_conf *conf,
-					const struct lab_req *req, __u8 *deny)
+static __always_inline __u16 match_inode(__u32 policy, const struct lab_conf *conf,
+					 struct dentry *dentry, __u32 dev, __u32 c, __u8 *deny)
 {
-	struct dentry *dentry = req->dentry;
-	__u32 c = req->class;
-	struct walk_ctx w = { .d = dentry, .policy = policy, .class = c };
+	struct walk_ctx w = { .d = dentry, .policy = policy, .dev = dev, .class = c };
 
-	/* (the verifier sees every hook's request reach here: a NULL dentry too) */
-	if (!dentry || c >= LAB_FILE_CLASSES)
-		return LAB_RULE_NONE;
-	w.dev = dentry->d_sb->s_dev;
-	if (((conf->file_path | conf->file_glob) >> c) & 1) {
-		w.rule = match_name(policy, conf, dentry, w.dev, c, deny);
-		if (w.rule != LAB_RULE_NONE)
-			return w.rule;
-	}
 	if ((conf->file_tree >> c) & 1) {
 		/* a subtree rule of this class somewhere: climb */
 		bpf_loop(LAB_MAX_DEPTH, walk_step, &w, 0);
@@ -225,7 +215,7 @@ static __always_inline __u16 match_file(__u32 policy, const struct lab_conf *con
 	} else if ((conf->file_exact >> c) & 1) {
 		/* rules on inodes only: the object's own is the only one */
 		struct inode *inode = dentry->d_inode;
-		struct lab_file_key key = { .policy = policy, .dev = w.dev };
+		struct lab_file_key key = { .policy = policy, .dev = dev };
 		struct lab_file_val *v;
 		__u64 i = c;
 
@@ -241,6 +231,30 @@ static __always_inline __u16 match_file(__u32 policy, const struct lab_conf *con
 	}
 	*deny = w.deny;
 	return w.rule;
+}
+
+/*
+ * The rule for @req, or LAB_RULE_NONE: by path first (the name's own,
+ * then a glob), then by inode (the inode's own, then the nearest
+ * subtree). Two steps, whose stack the compiler can share.
+ */
+static __always_inline __u16 match_file(__u32 policy, const struct lab_conf *conf,
+					const struct lab_req *req, __u8 *deny)
+{
+	struct dentry *dentry = req->dentry;
+	__u32 c = req->class, dev;
+	__u16 rule;
+
+	/* (the verifier sees every hook's request reach here: a NULL dentry too) */
+	if (!dentry || c >= LAB_FILE_CLASSES)
+		return LAB_RULE_NONE;
+	dev = dentry->d_sb->s_dev;
+	if (((conf->file_path | conf->file_glob) >> c) & 1) {
+		rule = match_name(policy, conf, dentry, dev, c, deny);
+		if (rule != LAB_RULE_NONE)
+			return rule;
+	}
+	return match_inode(policy, conf, dentry, dev, c, deny);
 }
 
 /* socket: the most specific of family+type, family, type, any. */
