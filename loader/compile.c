@@ -603,6 +603,28 @@ int policy_compile(const char *file, const struct policy *p, struct compiled *c,
 	return 0;
 }
 
+/* As many rules by path, each a name in a directory of no such device. */
+static int add_path_filler(struct compiled *c, size_t n)
+{
+	struct path_entry *grown = realloc(c->paths, (c->n_paths + n) * sizeof(*c->paths));
+	size_t i;
+
+	if (!grown)
+		return -ENOMEM;
+	c->paths = grown;
+	for (i = 0; i < n; i++) {
+		struct path_entry *e = &c->paths[c->n_paths++];
+
+		memset(e, 0, sizeof(*e));
+		e->key.dev = LAB_MKDEV(FILLER_MAJOR, 0);
+		e->key.dir = i + 1;
+		memcpy(e->key.name, "filler", sizeof("filler"));
+		e->val.rule[LAB_READ] = 1;
+	}
+	c->conf.file_path |= 1u << LAB_READ;
+	return 0;
+}
+
 int compiled_add_filler(struct compiled *c, size_t n)
 {
 	struct file_entry *grown;
@@ -623,7 +645,7 @@ int compiled_add_filler(struct compiled *c, size_t n)
 		e->val.exact[LAB_READ] = 1;	/* rule 0's, were it ever hit */
 	}
 	c->conf.file_exact |= 1u << LAB_READ;
-	return 0;
+	return c->n_paths ? add_path_filler(c, n) : 0;
 }
 
 void compiled_free(struct compiled *c)

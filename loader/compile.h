@@ -66,9 +66,11 @@ int policy_compile(const char *file, const struct policy *p, struct compiled *ou
 		   char *err, size_t errlen);
 void compiled_free(struct compiled *c);
 /*
- * Add @n file rules on inodes of a device that does not exist: they
+ * Add @n file rules on inodes of a device that does not exist, and when
+ * @c has rules by path, @n rules by path in directories of it too: they
  * match nothing, and make the rule maps as large as a policy with @n
- * more rules (benchmarks of cost against rule count). 0 or -ENOMEM.
+ * more rules like its own (benchmarks of cost against rule count). 0 or
+ * -ENOMEM.
  */
 int compiled_add_filler(struct compiled *c, size_t n);
 
