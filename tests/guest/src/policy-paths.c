@@ -178,6 +178,41 @@ static int probe_link_inside(const void *path)
 	return err;
 }
 
+/*
+ * The event for a read of the file renamed over a denied name: the
+ * object is its name, inode and directory's inode, and the rule's text
+ * holds the rule's path.
+ */
+static void test_event(void)
+{
+	/* every event of a's until the timeout: the earlier denials come first */
+	const char *argv[] = { LSMCTL, "events", "--cgroup", NULL, "--timeout", "5", NULL };
+	char path[256], object[PLEN + 64], rule[PLEN + 32];
+	struct stat file_st, dir_st;
+	struct lab_cmd c;
+	int status;
+
+	if (stat(f.edited, &file_st) || stat(f.etc, &dir_st)) {
+		tap_result(0, "stat %s and %s: %s", f.edited, f.etc, strerror(errno));
+		return;
+	}
+	cg_path(path, sizeof(path), cg.a);
+	argv[3] = path;
+	cmd_start(&c, argv);
+	sleep_ms(500);		/* time to reach the ring (what it missed comes anyway) */
+	expect_errno(cg.a, EPERM, "read the replaced file, lsmctl events listening", probe_read,
+		     f.edited);
+	status = cmd_wait(&c);
+	snprintf(object, sizeof(object), "object=edited(read,ino=%lu,dir=%lu)",
+		 (unsigned long)file_st.st_ino, (unsigned long)dir_st.st_ino);
+	snprintf(rule, sizeof(rule), "(files %s read deny)", f.edited);
+	tap_result(status == 0 && strstr(c.out, object) && strstr(c.out, rule),
+		   "lsmctl events names the name, its inode and its directory's, and the rule's "
+		   "path: '%s', '%s' (status %d)", object, rule, status);
+	if (status || !strstr(c.out, object) || !strstr(c.out, rule))
+		note_cmd(&c);
+}
+
 /* @what has outcome @inside in cgroup a, and works from the sibling b. */
 static void expect_path(const char *what, int inside, probe_fn fn, const void *arg)
 {
@@ -227,6 +262,7 @@ static void test_paths(void)
 		    EPERM, probe_read, f.bound);
 	expect_path("read the denied file through a hard link made inside (the inode at apply)",
 		    EPERM, probe_link_inside, f.secret);
+	test_event();
 	/* what rules by path do not cover, by design: POLICY.md */
 	expect_errno(cg.a, 0, "read a file the glob does not match (new.pub)", probe_read,
 		     f.key_pub);
