@@ -316,24 +316,46 @@ static int add_file(struct compiled *c, __u64 ino, __u32 dev, bool subtree, unsi
 	return 0;
 }
 
-static void add_path(struct compiled *c, __u32 dev, __u64 dir, const char *name,
-		     unsigned int access, bool deny, unsigned int index)
+/* @name zero-padded into @words, and its hash as the engine works it out (engine.h). */
+static __u64 name_hash(const char *name, __u64 words[LAB_PATH_NAME_LEN / 8])
 {
+	size_t len = strlen(name), k;	/* parse_path() bounds it */
+	__u64 h = LAB_NAME_HASH_SEED;
+
+	memset(words, 0, LAB_PATH_NAME_LEN);
+	memcpy(words, name, len);	/* x86: the words as the engine reads them */
+	for (k = 0; k * 8 < len; k++)
+		h = lab_name_hash_step(h, words[k]);
+	return lab_name_hash_step(h, len);
+}
+
+/* A rule by path: 0, or -1 when another name of @dir has its hash. */
+static int add_path(struct compiled *c, __u32 dev, __u64 dir, const char *name,
+		    unsigned int access, bool deny, unsigned int index)
+{
+	__u64 words[LAB_PATH_NAME_LEN / 8], hash = name_hash(name, words);
 	struct path_entry *e = NULL;
 	size_t i;
 
-	for (i = 0; i < c->n_paths && !e; i++)
-		if (c->paths[i].key.dev == dev && c->paths[i].key.dir == dir &&
-		    !strcmp(c->paths[i].key.name, name))
-			e = &c->paths[i];
+	for (i = 0; i < c->n_paths && !e; i++) {
+		if (c->paths[i].key.dev != dev || c->paths[i].key.dir != dir ||
+		    c->paths[i].key.hash != hash)
+			continue;
+		if (memcmp(c->paths[i].val.name, words, sizeof(words)))
+			return -1;
+		e = &c->paths[i];
+	}
 	if (!e) {
 		e = &c->paths[c->n_paths++];
 		memset(e, 0, sizeof(*e));
 		e->key.dev = dev;
 		e->key.dir = dir;
-		memcpy(e->key.name, name, strlen(name));	/* parse_path() bounds it */
+		e->key.hash = hash;
+		e->val.len = (__u8)strlen(name);
+		memcpy(e->val.name, words, sizeof(words));
 	}
 	set_classes(e->val.rule, &e->val.deny, access, deny, index);
+	return 0;
 }
 
 /* A glob "PREFIX*SUFFIX" in directory @dir: 0, or -1 when it has too many. */
@@ -412,7 +434,10 @@ static int compile_path_rule(const char *file, const struct policy_rule *r, unsi
 		return fail(err, errlen, file, r->line,
 			    "%s: the name is longer than %d bytes: add 'match: inode'",
 			    r->file.path, LAB_PATH_NAME_LEN - 1);
-	add_path(c, dir_dev, dir_st.st_ino, name, access, r->deny, index);
+	if (add_path(c, dir_dev, dir_st.st_ino, name, access, r->deny, index))
+		return fail(err, errlen, file, r->line,
+			    "%s: another name in %s has the same hash: 'match: inode'",
+			    r->file.path, path[0] ? path : "/");
 	path[strlen(path)] = '/';	/* the whole path again */
 	if (path_kernel_dev(path, &st, &dev))
 		return 0;	/* nothing there yet: the name waits for it */
@@ -618,7 +643,8 @@ static int add_path_filler(struct compiled *c, size_t n)
 		memset(e, 0, sizeof(*e));
 		e->key.dev = LAB_MKDEV(FILLER_MAJOR, 0);
 		e->key.dir = i + 1;
-		memcpy(e->key.name, "filler", sizeof("filler"));
+		e->key.hash = name_hash("filler", e->val.name);
+		e->val.len = sizeof("filler") - 1;
 		e->val.rule[LAB_READ] = 1;
 	}
 	c->conf.file_path |= 1u << LAB_READ;

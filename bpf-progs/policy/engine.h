@@ -180,21 +180,36 @@ struct lab_file_val {
 
 /*
  * files and exec rules by path: the name in its directory, the directory
- * by inode (path_rules). The name is the key's: the map's own hash of
- * the key is the lookup's one hash, its compare the name's.
+ * by inode (path_rules), the name by its hash (lab_name_hash()), and the
+ * name itself in the value, compared on a hit. lsmctl refuses two names
+ * of one directory with one hash.
  */
 struct lab_path_key {
 	__u32 policy;
 	__u32 dev;		/* the directory's superblock: LAB_MKDEV() */
 	__u64 dir;		/* the directory's inode */
-	char name[LAB_PATH_NAME_LEN];	/* zero-padded */
+	__u64 hash;		/* lab_name_hash() of the name */
 };
 
 struct lab_path_val {
 	__u16 rule[LAB_FILE_CLASSES];	/* rule + 1 */
 	__u8 deny;			/* a bit per class */
-	__u8 pad;
+	__u8 len;			/* the name's */
+	__u64 name[LAB_PATH_NAME_LEN / 8];	/* zero-padded */
 };
+
+/*
+ * A name's hash: FNV-1a's step over the name's 8-byte words, zero-padded
+ * and read as x86 reads them (little-endian), then over its length. Few
+ * instructions a word: the map hashes the key again.
+ */
+#define LAB_NAME_HASH_SEED	0xcbf29ce484222325ULL
+#define LAB_NAME_HASH_PRIME	0x100000001b3ULL
+
+static inline __u64 lab_name_hash_step(__u64 h, __u64 word)
+{
+	return (h ^ word) * LAB_NAME_HASH_PRIME;
+}
 
 /*
  * Glob rules: "PREFIX*SUFFIX" as a directory's last component, a list a

@@ -89,32 +89,36 @@ static long walk_step(__u32 i, void *data)
 
 /*
  * files by path: the object's name in its directory. The name is read
- * once into the path key; the exact rule is one lookup of it, the globs
- * one lookup of the directory and at most LAB_GLOB_PATTERNS patterns,
- * each at most 2 * (LAB_PATH_NAME_LEN - 1) byte compares.
+ * once, zero-padded, and hashed a word at a time; the exact rule is one
+ * lookup of the directory and the hash (and on a hit, a compare of the
+ * name), the globs one lookup of the directory and at most
+ * LAB_GLOB_PATTERNS patterns, each at most 2 * (LAB_PATH_NAME_LEN - 1)
+ * byte compares.
  */
 struct name_ctx {
 	struct lab_path_key key;
 	const struct lab_glob_val *globs;
-	__u32 len;		/* the name's */
-	__u32 class;
+	__u64 name[LAB_PATH_NAME_LEN / 8];	/* zero-padded */
 	__u16 rule;
-	__u8 deny;
+	__u8 len;		/* the name's */
+	__u8 class;
+	__u8 deny;		/* (bytes: the global backend's stack is 512 all told) */
 };
 
 /* Does the name in @n match glob @g: PREFIX*SUFFIX? */
 static __always_inline int glob_match(const struct name_ctx *n, const struct lab_glob *g)
 {
+	const char *name = (const char *)n->name;
 	__u32 plen = g->prefix_len, slen = g->suffix_len, len = n->len, off, j;
 
 	if (plen >= LAB_PATH_NAME_LEN || slen >= LAB_PATH_NAME_LEN || plen + slen > len)
 		return 0;
 	for (j = 0; j < plen && j < LAB_PATH_NAME_LEN - 1; j++)
-		if (n->key.name[j] != g->prefix[j])
+		if (name[j] != g->prefix[j])
 			return 0;
 	off = len - slen;
 	for (j = 0; j < slen && j < LAB_PATH_NAME_LEN - 1; j++)
-		if (n->key.name[(off + j) & (LAB_PATH_NAME_LEN - 1)] != g->suffix[j])
+		if (name[(off + j) & (LAB_PATH_NAME_LEN - 1)] != g->suffix[j])
 			return 0;
 	return 1;
 }
@@ -138,6 +142,18 @@ static long glob_step(__u32 i, void *data)
 	return 1;
 }
 
+/* Is the rule's name @v's the name in @n (both zero-padded)? */
+static __always_inline int same_name(const struct lab_path_val *v, const struct name_ctx *n)
+{
+	__u64 diff = v->len ^ n->len;
+	int k;
+
+#pragma unroll
+	for (k = 0; k < LAB_PATH_NAME_LEN / 8; k++)
+		diff |= v->name[k] ^ n->name[k];
+	return !diff;
+}
+
 /*
  * The rule by path for @dentry: its name's own (path_rules), else the
  * first glob of its directory that matches (glob_rules); LAB_RULE_NONE
@@ -156,23 +172,30 @@ static __always_inline __u16 match_name(__u32 policy, const struct lab_conf *con
 	if (!parent || parent == dentry)
 		return LAB_RULE_NONE;	/* a filesystem's root: no name in a directory */
 	dir = parent->d_inode;
-	n.len = dentry->d_name.len;
-	if (!dir || !n.len || n.len >= LAB_PATH_NAME_LEN)
+	size = dentry->d_name.len;
+	if (!dir || !size || size >= LAB_PATH_NAME_LEN)
 		return LAB_RULE_NONE;	/* no rule names a name this long */
+	n.len = size;
 	n.key.policy = policy;
 	n.key.dev = dev;
 	n.key.dir = dir->i_ino;
 	size = n.len;
 	barrier_var(size);	/* clang drops the mask the verifier needs: len < 64 above */
-	if (bpf_probe_read_kernel(n.key.name, size & (LAB_PATH_NAME_LEN - 1),
+	if (bpf_probe_read_kernel(n.name, size & (LAB_PATH_NAME_LEN - 1),
 				  BPF_CORE_READ(dentry, d_name.name)))
 		return LAB_RULE_NONE;
 	barrier_var(i);
 	if (i >= LAB_FILE_CLASSES)
 		return LAB_RULE_NONE;
 	if ((conf->file_path >> i) & 1) {
+		__u64 h = LAB_NAME_HASH_SEED;
+		__u32 k;
+
+		for (k = 0; k < LAB_PATH_NAME_LEN / 8 && k * 8 < n.len; k++)
+			h = lab_name_hash_step(h, n.name[k]);
+		n.key.hash = lab_name_hash_step(h, n.len);
 		v = bpf_map_lookup_elem(&path_rules, &n.key);
-		if (v && v->rule[i]) {
+		if (v && v->rule[i] && same_name(v, &n)) {
 			*deny = (v->deny >> i) & 1;
 			return v->rule[i];
 		}
@@ -181,7 +204,7 @@ static __always_inline __u16 match_name(__u32 policy, const struct lab_conf *con
 		/* the path key starts with the glob key's fields: stack is short */
 		_Static_assert(__builtin_offsetof(struct lab_path_key, dir) ==
 			       __builtin_offsetof(struct lab_glob_key, dir) &&
-			       sizeof(struct lab_glob_key) == __builtin_offsetof(struct lab_path_key, name),
+			       sizeof(struct lab_glob_key) == __builtin_offsetof(struct lab_path_key, hash),
 			       "a path key begins with a glob key");
 		n.globs = bpf_map_lookup_elem(&glob_rules, &n.key);
 		if (n.globs) {

@@ -848,7 +848,8 @@ static const struct path_entry *path_entry(const char *dir_path, const char *nam
 	if (stat(dir_path, &st))
 		fail_msg("stat %s", dir_path);
 	for (i = 0; i < c.n_paths; i++) {
-		if (c.paths[i].key.dir != st.st_ino || strcmp(c.paths[i].key.name, name))
+		if (c.paths[i].key.dir != st.st_ino || c.paths[i].val.len != strlen(name) ||
+		    memcmp(c.paths[i].val.name, name, strlen(name) + 1))
 			continue;
 		if (e)
 			fail_msg("two entries for %s/%s", dir_path, name);
