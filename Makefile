@@ -52,6 +52,14 @@ SELINUX_POLICY := $(BUILD)/guest/selinux/policy.33
 # /lab/bench/build.
 BENCH_POLICIES := $(BUILD)/guest/bench/opbench.aa.bin $(BUILD)/guest/bench/selinux-policy.33
 GUEST_POLICIES := $(AA_POLICIES) $(SELINUX_POLICY) $(BENCH_POLICIES)
+# The ACPI table the *-early kernels install from the initrd unless
+# lockdown refuses (tests/guest/tests/acpi-lockdown.sh).
+ACPI_TABLE := $(BUILD)/guest/acpi/lab-ssdt.aml
+# The kernel tree's Landlock kselftests, built static and run unmodified
+# in the guest (tests/guest/tests/landlock-kselftests.sh), against the
+# uapi headers of Debian's 6.1 (linux-libc-dev).
+LANDLOCK_KSFT := $(addprefix $(BUILD)/guest/landlock/,base_test fs_test ptrace_test true \
+	expected-skips)
 
 vpath %.bpf.c $(sort $(dir $(BPF_SRCS)))
 
@@ -73,7 +81,7 @@ $(BUILD)/.deps: scripts/deps.sh
 
 ## kernels       build the kernel variants in VARIANTS (default: stock lsm debian)
 kernels: $(foreach v,$(VARIANTS),$(KBUILD)/$(v)/bzImage)
-## kernel-V      build one variant: stock, lsm, nosec or nofix; debian is downloaded
+## kernel-V      build one variant: stock, lsm, nosec, nofix, stock-early or lsm-early; debian is downloaded
 kernel-%: $(KBUILD)/%/bzImage ;
 # kernel/build.sh decides whether anything changed; make then sees
 # whether the outputs' mtimes moved.
@@ -100,7 +108,18 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	@$(BPFTOOL) gen skeleton $< name $* >$@
 
 ## guest         static guest binaries (tests, the benchmark) and LSM policies
-guest: $(GUEST_TESTS) $(GUEST_BINS) $(GUEST_POLICIES)
+guest: $(GUEST_TESTS) $(GUEST_BINS) $(GUEST_POLICIES) $(ACPI_TABLE) $(LANDLOCK_KSFT)
+$(BUILD)/guest/landlock/%: $(KSRC)/tools/testing/selftests/landlock/%.c
+	@mkdir -p $(@D)
+	@echo "  KSFT    $@"
+	@$(CC) -Wall -O2 -static -o $@ $< -lcap
+$(BUILD)/guest/landlock/expected-skips: tests/guest/landlock/expected-skips
+	@mkdir -p $(@D)
+	@cp $< $@
+$(ACPI_TABLE): tests/guest/acpi/mkssdt.py
+	@mkdir -p $(@D)
+	@echo "  ACPI    $@"
+	@python3 $< $@
 GUEST_CC = @mkdir -p $(@D) && echo "  CC      $@" && \
 	$(CC) $(USER_CFLAGS) -I$(BUILD)/bpf -Itests/guest/lib -o $@ $(filter %.c,$^) $(GUEST_LDLIBS)
 $(BUILD)/guest/tests/%: tests/guest/src/%.c $(GUEST_LIB_DEPS) $(BPF_SKELS)
@@ -165,14 +184,17 @@ $(BUILD)/loader/version.h: FORCE
 	@v="#define LSMCTL_VERSION \"$$(git describe --always --dirty 2>/dev/null || echo unknown)\""; \
 		[ "$$(cat $@ 2>/dev/null)" = "$$v" ] || echo "$$v" >$@
 
-## install       lsmctl and its man page in $(DESTDIR)$(PREFIX) (default /usr/local)
+## install       lsmctl, its man page and bash completion in $(DESTDIR)$(PREFIX) (default /usr/local)
 PREFIX ?= /usr/local
-install: $(BUILD)/loader/lsmctl loader/lsmctl.8
+install: $(BUILD)/loader/lsmctl loader/lsmctl.8 loader/lsmctl.bash-completion
 	install -D -m 0755 $(BUILD)/loader/lsmctl $(DESTDIR)$(PREFIX)/sbin/lsmctl
 	install -D -m 0644 loader/lsmctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/lsmctl.8
+	install -D -m 0644 loader/lsmctl.bash-completion \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/lsmctl
 ## uninstall     remove what install put there
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/sbin/lsmctl $(DESTDIR)$(PREFIX)/share/man/man8/lsmctl.8
+	rm -f $(DESTDIR)$(PREFIX)/sbin/lsmctl $(DESTDIR)$(PREFIX)/share/man/man8/lsmctl.8 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/lsmctl
 $(BUILD)/guest/bin/lsmctl: $(BUILD)/loader/lsmctl
 	@mkdir -p $(@D)
 	@cp $< $@
@@ -200,9 +222,11 @@ initramfs: $(INITRAMFS)
 $(INITRAMFS): tests/vm/mkinitramfs.sh tests/guest/init \
 		$(wildcard tests/guest/lib/* tests/guest/tests/* tests/guest/tomoyo/* demo/* loader/examples/*) \
 		$(wildcard bench/guest/* bench/policies/*) \
-		$(GUEST_TESTS) $(GUEST_BINS) $(GUEST_POLICIES) $(BPF_OBJS)
+		$(GUEST_TESTS) $(GUEST_BINS) $(GUEST_POLICIES) $(BPF_OBJS) $(ACPI_TABLE) \
+		$(LANDLOCK_KSFT)
 	@tests/vm/mkinitramfs.sh $@ $(BUILD)/guest/tests=lab/tests \
-		$(BUILD)/guest/bin=lab/bin $(BUILD)/bpf=lab/bpf +bpftool \
+		$(BUILD)/guest/bin=lab/bin $(BUILD)/bpf=lab/bpf +bpftool +mkreiserfs \
+		$(BUILD)/guest/acpi=kernel/firmware/acpi $(BUILD)/guest/landlock=lab/landlock \
 		$(BUILD)/guest/apparmor=lab/apparmor $(BUILD)/guest/selinux=lab/selinux \
 		tests/guest/tomoyo=lab/tomoyo demo=lab/demo loader/examples=lab/examples \
 		bench/guest=lab/bench/guest bench/policies=lab/bench/policies \

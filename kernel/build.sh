@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Build one kernel variant of the lab from Debian's linux-source-6.1.
 #
-#   kernel/build.sh VARIANT        VARIANT: stock | lsm | nosec | nofix | debug
+#   kernel/build.sh VARIANT
+#
+#   VARIANT: stock | lsm | nosec | nofix | debug | stock-early | lsm-early
 #
 # One unpacked tree is kept as a git repository (build/kernel/linux):
 # tag "stock" is the pristine tarball, branch "lsm" is stock plus
@@ -15,7 +17,7 @@
 # patches, config fragments, this script) have not changed.
 set -euo pipefail
 
-variant=${1:?usage: kernel/build.sh stock|lsm|nosec|nofix|debug}
+variant=${1:?usage: kernel/build.sh stock|lsm|nosec|nofix|debug|stock-early|lsm-early}
 top=$(cd "$(dirname "$0")/.." && pwd)
 kdir=$top/kernel
 bdir=${BUILD_DIR:-$top/build}/kernel
@@ -29,20 +31,23 @@ die() { printf 'kernel %s: error: %s\n' "$variant" "$*" >&2; exit 1; }
 # Which commit of the tree, which fragments, which patches.
 fragments=("$kdir/config/lab.config")
 series=()
+read_series() { mapfile -t series < <(grep -v -e '^#' -e '^[[:space:]]*$' "$kdir/patches/series" || true); }
 case $variant in
-stock) ;;
+stock | stock-early) ;;
 nosec) fragments+=("$kdir/config/nosec.config") ;;
-lsm | debug) mapfile -t series < <(grep -v -e '^#' -e '^[[:space:]]*$' "$kdir/patches/series" || true) ;;
+lsm | debug | lsm-early) read_series ;;
 nofix)
-	# The series without the inode_init_security fix, to show what the
-	# fix changes; see kernel/patches/series for the patch it drops.
-	mapfile -t series < <(grep -v -e '^#' -e '^[[:space:]]*$' -e 'call-inode_init_security-hooks' \
-		"$kdir/patches/series" || true)
+	# The series with the early returns that Greg Wettstein's fix
+	# removes put back (patches/nofix/), to show what the fix changes.
+	read_series
+	series+=(nofix/0001-lsm-skip-inode_init_security-hooks-when-no-LSM-sets-.patch)
 	;;
-*) die "unknown variant (stock, lsm, nosec, nofix, debug)" ;;
+*) die "unknown variant (stock, lsm, nosec, nofix, debug, stock-early, lsm-early)" ;;
 esac
 [ ${#series[@]} -gt 0 ] && fragments+=("$kdir/config/lsm.config")
 [ "$variant" = debug ] && fragments+=("$kdir/config/debug.config")
+# Debian's early lockdown LSM and the ACPI checks setup_arch() asks it.
+[[ $variant == *-early ]] && fragments+=("$kdir/config/early.config")
 
 [ -r "$tarball" ] || die "$tarball missing: run 'make deps'"
 tar_id=$(stat -c '%s-%Y' "$tarball")
@@ -94,8 +99,8 @@ fi
 if [ ${#series[@]} -eq 0 ]; then
 	rev=stock
 else
-	# debug builds from the same commits as lsm.
-	rev=${variant/debug/lsm}
+	# debug and lsm-early build from the same commits as lsm.
+	case $variant in debug | lsm-early) rev=lsm ;; *) rev=$variant ;; esac
 	series_hash=$(for p in "${series[@]}"; do echo "$p"; cat "$kdir/patches/$p"; done | sha256sum | cut -d' ' -f1)
 	if [ "$(cat "$tree/.lab-series-$rev" 2>/dev/null)" != "$series_hash" ]; then
 		say "applying ${#series[@]} patch(es) onto stock"

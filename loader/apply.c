@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -240,7 +241,45 @@ static int install(const char *file, const struct compiled *c, const struct lab_
 	return rc;
 }
 
-int policy_apply(const char *file, const char *cgroup, enum backend backend, size_t filler,
+/*
+ * What apply and diff share: parse and compile @file for @cgroup as @o
+ * says, and check where it goes. 0 with @p and @c to free, or -errno
+ * with nothing to free.
+ */
+static int prepare(const char *file, const char *cgroup, const struct apply_opts *o,
+		   struct policy *p, struct compiled *c, __u64 *cgid, __u32 *level, char *rel,
+		   size_t rellen, char *err, size_t errlen)
+{
+	char why[WHY_MAX];
+	int rc;
+
+	if (policy_parse_file(file, p, why, sizeof(why)))
+		return errf(err, errlen, -EINVAL, "%s", why);
+	if (o->audit >= 0)
+		p->audit = o->audit;
+	if (policy_compile(file, p, c, why, sizeof(why))) {
+		policy_free(p);
+		return errf(err, errlen, -EINVAL, "%s", why);
+	}
+	if (compiled_add_filler(c, o->filler)) {
+		rc = errf(err, errlen, -ENOMEM, "out of memory for %zu filler rules", o->filler);
+		goto out;
+	}
+	rc = cgroup_resolve(cgroup, cgid, level, rel, rellen, why, sizeof(why));
+	if (rc) {
+		errf(err, errlen, rc, "%s", why);
+		goto out;
+	}
+	rc = check_target(cgroup, c, *level, rel, err, errlen);
+out:
+	if (rc) {
+		compiled_free(c);
+		policy_free(p);
+	}
+	return rc;
+}
+
+int policy_apply(const char *file, const char *cgroup, const struct apply_opts *o,
 		 struct applied *out, char *err, size_t errlen)
 {
 	char why[WHY_MAX], rel[META_PATH_MAX];
@@ -252,25 +291,10 @@ int policy_apply(const char *file, const char *cgroup, enum backend backend, siz
 	__u32 level, id;
 	int cgfd, rc;
 
-	if (policy_parse_file(file, &p, why, sizeof(why)))
-		return errf(err, errlen, -EINVAL, "%s", why);
-	if (policy_compile(file, &p, &c, why, sizeof(why))) {
-		policy_free(&p);
-		return errf(err, errlen, -EINVAL, "%s", why);
-	}
-	if (compiled_add_filler(&c, filler)) {
-		rc = errf(err, errlen, -ENOMEM, "out of memory for %zu filler rules", filler);
-		goto out_compiled;
-	}
-	rc = probe_bpf_lsm(err, errlen);
+	rc = prepare(file, cgroup, o, &p, &c, &cgid, &level, rel, sizeof(rel), err, errlen);
 	if (rc)
-		goto out_compiled;
-	rc = cgroup_resolve(cgroup, &cgid, &level, rel, sizeof(rel), why, sizeof(why));
-	if (rc) {
-		errf(err, errlen, rc, "%s", why);
-		goto out_compiled;
-	}
-	rc = check_target(cgroup, &c, level, rel, err, errlen);
+		return rc;
+	rc = probe_bpf_lsm(err, errlen);
 	if (rc)
 		goto out_compiled;
 	cgfd = open(cgroup, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -297,7 +321,7 @@ int policy_apply(const char *file, const char *cgroup, enum backend backend, siz
 	}
 	c.conf.cgroup_id = cgid;
 	c.conf.cgroup_level = level;
-	fill_meta(&meta, &p, &c, file, rel, backend, id);
+	fill_meta(&meta, &p, &c, file, rel, o->backend, id);
 	rc = install(file, &c, &meta, cgfd, err, errlen);
 	if (!rc) {
 		snprintf(out->name, sizeof(out->name), "%s", p.name);
@@ -345,4 +369,58 @@ int policy_detach(const char *cgroup, char *rel, size_t rellen, char *err, size_
 	}
 	store_close();
 	return rc;
+}
+
+/* Is a rule with @text among the @n of @rules? */
+static bool has_rule(const struct rule_text *rules, size_t n, const char *text)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(rules[i].text, text))
+			return true;
+	return false;
+}
+
+int policy_diff(const char *file, const char *cgroup, const struct apply_opts *o,
+		struct policy_diff *d, char *err, size_t errlen)
+{
+	char dir[PATH_MAX], rel[META_PATH_MAX];
+	struct policy p;
+	__u64 cgid;
+	__u32 level, i;
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	rc = prepare(file, cgroup, o, &p, &d->c, &cgid, &level, rel, sizeof(rel), err, errlen);
+	if (rc)
+		return rc;
+	snprintf(d->name, sizeof(d->name), "%s", p.name);
+	snprintf(d->cgroup, sizeof(d->cgroup), "%s", rel);
+	d->audit = p.audit;
+	policy_free(&p);
+	policy_dir(cgid, dir, sizeof(dir));
+	d->applied = !store_read_own(dir, &d->s);
+	d->in_applied = calloc(d->c.n_rules + 1, sizeof(bool));
+	d->in_file = calloc((d->applied ? d->s.meta.n_rules : 0) + 1, sizeof(bool));
+	if (!d->in_applied || !d->in_file) {
+		policy_diff_free(d);
+		return errf(err, errlen, -ENOMEM, "out of memory");
+	}
+	for (i = 0; i < d->c.n_rules; i++)
+		d->in_applied[i] = d->applied &&
+				   has_rule(d->s.rules, d->s.meta.n_rules, d->c.rules[i].text);
+	for (i = 0; d->applied && i < d->s.meta.n_rules; i++)
+		d->in_file[i] = has_rule(d->c.rules, d->c.n_rules, d->s.rules[i].text);
+	return 0;
+}
+
+void policy_diff_free(struct policy_diff *d)
+{
+	compiled_free(&d->c);
+	if (d->applied)
+		stored_free(&d->s);
+	free(d->in_applied);
+	free(d->in_file);
+	memset(d, 0, sizeof(*d));
 }

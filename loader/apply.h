@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "backend.h"
+#include "store.h"
 
 /*
  * Open the store, and when this lsmctl could lock it, finish or undo
@@ -29,13 +30,37 @@ struct applied {
 	__u64 hooks;
 };
 
+/* How a policy file is taken: through which backend, in which mode. */
+struct apply_opts {
+	enum backend backend;
+	size_t filler;		/* file rules that match nothing, for benchmarks */
+	int audit;		/* -1: the file's mode; 0: enforce; 1: audit */
+};
+
 /*
- * Parse, compile and apply @file to @cgroup through @backend, replacing
- * its policy atomically; @filler file rules that match nothing added.
- * "applied, but" in @err: the policy is applied, and the guard failed.
+ * Parse, compile and apply @file to @cgroup as @o says, replacing its
+ * policy atomically. "applied, but" in @err: the policy is applied, and
+ * the guard failed. -ENOPKG: BPF LSM is not active in this kernel.
  */
-int policy_apply(const char *file, const char *cgroup, enum backend backend, size_t filler,
+int policy_apply(const char *file, const char *cgroup, const struct apply_opts *o,
 		 struct applied *out, char *err, size_t errlen);
+
+/* A policy file against the policy applied on a cgroup, rule by rule. */
+struct policy_diff {
+	char name[POLICY_NAME_MAX];	/* the file's */
+	char cgroup[META_PATH_MAX];	/* below CGROUP_ROOT */
+	bool audit;			/* the file's mode, or the one @o gave */
+	struct compiled c;		/* the file, compiled as apply would */
+	bool applied;			/* is a policy applied on the cgroup? */
+	struct stored s;		/* that policy, when there is one */
+	bool *in_applied;		/* a flag per rule of @c: also applied */
+	bool *in_file;			/* a flag per rule of @s: also in the file */
+};
+
+/* Compile @file as apply would and compare it with @cgroup's policy; nothing changes. */
+int policy_diff(const char *file, const char *cgroup, const struct apply_opts *o,
+		struct policy_diff *d, char *err, size_t errlen);
+void policy_diff_free(struct policy_diff *d);
 /* Remove the policy on @cgroup; its path below CGROUP_ROOT in @rel. */
 int policy_detach(const char *cgroup, char *rel, size_t rellen, char *err, size_t errlen);
 

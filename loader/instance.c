@@ -79,6 +79,28 @@ static int fill_files(int map, __u32 policy, const struct compiled *c)
 	return rc;
 }
 
+/*
+ * The policy's lost-events count, made now at 0: made by the engine on
+ * its first loss, it would not be once rules of other policies filled
+ * the global instance's shared hits map, and losses would go uncounted.
+ */
+static int hits_reserve_lost(int hits, __u32 policy)
+{
+	struct lab_hit_key key = { .policy = policy, .rule = LAB_RULE_LOST };
+	int ncpus = libbpf_num_possible_cpus(), rc = 0;
+	__u64 *zeros;
+
+	if (ncpus <= 0)
+		return ncpus ? ncpus : -EINVAL;
+	zeros = calloc(ncpus, sizeof(*zeros));
+	if (!zeros)
+		return -ENOMEM;
+	if (bpf_map_update_elem(hits, &key, zeros, BPF_NOEXIST))
+		rc = -errno;
+	free(zeros);
+	return rc;
+}
+
 int rule_maps_fill(const struct rule_maps *m, __u32 policy, const struct compiled *c)
 {
 	size_t i;
@@ -123,6 +145,9 @@ int rule_maps_fill(const struct rule_maps *m, __u32 policy, const struct compile
 		if (bpf_map_update_elem(m->net_rules, &key, &c->nets[i], BPF_NOEXIST))
 			return -errno;
 	}
+	rc = hits_reserve_lost(m->hits, policy);
+	if (rc)
+		return rc;
 	/* last: until the configuration is there, the programs skip the policy */
 	if (bpf_map_update_elem(m->confs, &policy, &c->conf, BPF_NOEXIST))
 		return -errno;

@@ -42,15 +42,16 @@ static const char *const commands_help =
 	"\n"
 	"commands:\n"
 	"  check FILE                       validate a policy file; nothing is loaded\n"
-	"  apply FILE --cgroup PATH [--backend cgroup|global]\n"
+	"  apply FILE --cgroup PATH [--backend cgroup|global] [--mode M] [--dry-run]\n"
 	"                                   enforce FILE on a cgroup and everything below it,\n"
 	"                                   replacing its policy atomically\n"
+	"  diff FILE --cgroup PATH          FILE against the cgroup's policy, rule by rule\n"
 	"  detach --cgroup PATH             remove a cgroup's policy\n"
 	"  list [-j]                        the applied policies\n"
 	"  show PATH [-j]                   one cgroup's policy: rules, hooks, origin\n"
 	"  events [-j] [--cgroup PATH] [--count N] [--timeout SECONDS]\n"
 	"                                   stream denials and audit-mode reports\n"
-	"  stats [-j]                       per-rule hits, per-program runs and run time\n"
+	"  stats [-j | --prometheus]        per-rule hits, per-program runs and run time\n"
 	"  run FILE [--backend B] -- CMD [ARG...]\n"
 	"                                   run CMD in a new cgroup under FILE's policy\n"
 	"  probe [-j]                       what the running kernel offers each backend\n"
@@ -71,16 +72,23 @@ static int usage_error(const char *help, const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
+/* Why a command failed: on stderr, or with -j as {"error": ...} on stdout. */
 static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int fail(const char *fmt, ...)
 {
+	char msg[ERR_MAX];
 	va_list ap;
 
-	fprintf(stderr, "lsmctl: ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	if (json) {
+		printf("{\"error\":");
+		json_string(stdout, msg);
+		printf("}\n");
+	} else {
+		fprintf(stderr, "lsmctl: %s\n", msg);
+	}
 	return EXIT_FAIL;
 }
 
@@ -91,6 +99,9 @@ struct opts {
 	long count;
 	long timeout;
 	long filler;
+	int audit;		/* --mode: -1 the file's, 0 enforce, 1 audit */
+	bool dry_run;
+	bool prometheus;
 	int nargs;
 	char **args;
 };
@@ -105,6 +116,9 @@ static int parse_opts(int argc, char **argv, const char *help, const char *allow
 		{ "count", required_argument, NULL, 'n' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "filler", required_argument, NULL, 'f' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "dry-run", no_argument, NULL, 'd' },
+		{ "prometheus", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -112,9 +126,10 @@ static int parse_opts(int argc, char **argv, const char *help, const char *allow
 	int c;
 
 	memset(o, 0, sizeof(*o));
+	o->audit = -1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "jhc:b:n:t:f:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jhc:b:n:t:f:m:dP", longopts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(help, stdout);
 			exit(0);
@@ -135,6 +150,17 @@ static int parse_opts(int argc, char **argv, const char *help, const char *allow
 			break;
 		case 'j':
 			json = 1;
+			break;
+		case 'm':
+			if (strcmp(optarg, "audit") && strcmp(optarg, "enforce"))
+				return usage_error(help, "mode '%s': audit or enforce", optarg);
+			o->audit = !strcmp(optarg, "audit");
+			break;
+		case 'd':
+			o->dry_run = true;
+			break;
+		case 'P':
+			o->prometheus = true;
 			break;
 		case 'n':
 		case 't':
@@ -169,7 +195,7 @@ static int settle(void)
 /* check */
 
 static const char help_check[] =
-	"usage: lsmctl check FILE\n"
+	"usage: lsmctl check FILE [-j]\n"
 	"Validate the policy in FILE without loading anything: every error names\n"
 	"FILE:LINE:COL. Paths are resolved by apply, not here.\n";
 
@@ -179,7 +205,7 @@ static int cmd_check(int argc, char **argv)
 	struct policy p;
 	struct opts o;
 	char err[512];
-	int rc = parse_opts(argc, argv, help_check, "", &o);
+	int rc = parse_opts(argc, argv, help_check, "j", &o);
 
 	if (rc)
 		return rc;
@@ -189,6 +215,21 @@ static int cmd_check(int argc, char **argv)
 		return fail("%s", err);
 	for (i = 0; i < p.n_rules; i++)
 		counts[p.rules[i].kind]++;
+	if (json) {
+		printf("{\"file\":");
+		json_string(stdout, o.args[0]);
+		printf(",\"policy\":");
+		json_string(stdout, p.name);
+		printf(",\"mode\":\"%s\",\"default\":\"%s\",\"rules\":{",
+		       p.audit ? "audit" : "enforce", p.default_deny ? "deny" : "allow");
+		for (i = 0, rc = 0; i <= RULE_CAPABILITY; i++)
+			if (counts[i])
+				printf("%s\"%s\":%zu", rc++ ? "," : "",
+				       rule_kind_name((enum rule_kind)i), counts[i]);
+		printf("}}\n");
+		policy_free(&p);
+		return 0;
+	}
 	printf("%s: policy '%s', %s, default %s, %zu rule(s):", o.args[0], p.name,
 	       p.audit ? "audit" : "enforce", p.default_deny ? "deny" : "allow", p.n_rules);
 	for (i = 0; i <= RULE_CAPABILITY; i++)
@@ -202,50 +243,175 @@ static int cmd_check(int argc, char **argv)
 /* apply */
 
 static const char help_apply[] =
-	"usage: lsmctl apply FILE --cgroup PATH [--backend cgroup|global] [--filler N]\n"
+	"usage: lsmctl apply FILE --cgroup PATH [--backend cgroup|global] [--mode audit|enforce]\n"
+	"                    [--dry-run] [-j] [--filler N]\n"
 	"Enforce the policy in FILE on the cgroup2 folder PATH and every cgroup\n"
 	"below it. A policy already on PATH is replaced atomically: its tasks are\n"
 	"never unconfined. On any failure nothing changes and the reason is\n"
 	"printed. Backends: cgroup (default; lsm_cgroup programs attached to PATH)\n"
 	"or global (lsm/ programs for every task, which look PATH up in a map).\n"
+	"--mode overrides the file's mode. --dry-run compiles the policy as apply\n"
+	"would and says what it would change (as lsmctl diff), changing nothing.\n"
 	"--filler N adds N file rules that match nothing, for benchmarks of\n"
 	"cost against rule count.\n";
 
 /* Apply @file to @cgroup; 0, or EXIT_FAIL (EXIT_NO_BPF_LSM) having printed why. */
-static int apply_policy(const char *file, const char *cgroup, enum backend backend,
-			long filler)
+static int apply_policy(const char *file, const char *cgroup, const struct apply_opts *ao)
 {
 	struct applied a;
 	char err[ERR_MAX];
-	int rc = policy_apply(file, cgroup, backend, (size_t)filler, &a, err, sizeof(err));
+	int rc = policy_apply(file, cgroup, ao, &a, err, sizeof(err));
 
 	if (rc) {
 		fail("%s", err);
 		return rc == -ENOPKG ? EXIT_NO_BPF_LSM : EXIT_FAIL;
 	}
-	if (!json)
+	if (json) {
+		printf("{\"applied\":");
+		json_string(stdout, a.name);
+		printf(",\"cgroup\":");
+		json_string(stdout, a.cgroup);
+		printf(",\"backend\":\"%s\",\"mode\":\"%s\",\"rules\":%zu,\"hooks\":%d}\n",
+		       backend_ops(ao->backend)->name, a.audit ? "audit" : "enforce", a.n_rules,
+		       __builtin_popcountll(a.hooks));
+	} else {
 		printf("applied '%s' to %s (%s backend, %s, %zu rule(s), %d hook(s))\n", a.name,
-		       a.cgroup, backend_ops(backend)->name, a.audit ? "audit" : "enforce",
+		       a.cgroup, backend_ops(ao->backend)->name, a.audit ? "audit" : "enforce",
 		       a.n_rules, __builtin_popcountll(a.hooks));
+	}
+	return 0;
+}
+
+/* The hooks of @mask, space-separated, after @prefix (text) or as a JSON array. */
+static void print_hooks(const char *prefix, __u64 mask)
+{
+	unsigned int h, n = 0;
+
+	printf(json ? "[" : "%s", prefix);
+	for (h = 0; h < LAB_NR_HOOKS; h++)
+		if (mask & (1ull << h))
+			printf(json ? "%s\"%s\"" : "%s%s", n++ ? (json ? "," : " ") : (json ? "" : " "),
+			       hook_name(h));
+	printf(json ? "]" : "\n");
+}
+
+/*
+ * What applying the file would change on the cgroup, rule by rule:
+ * "+" only in the file, "-" only in the applied policy, " " in both.
+ */
+static int print_diff(const char *file, const char *cgroup, const struct apply_opts *ao,
+		      bool dry_run)
+{
+	struct policy_diff d;
+	char err[ERR_MAX];
+	__u64 old_hooks;
+	bool old_audit;
+	__u32 i;
+	int rc = policy_diff(file, cgroup, ao, &d, err, sizeof(err));
+
+	if (rc)
+		return fail("%s", err);
+	if (dry_run && probe_bpf_lsm(err, sizeof(err))) {
+		policy_diff_free(&d);
+		fail("%s", err);
+		return EXIT_NO_BPF_LSM;
+	}
+	old_hooks = d.applied ? d.s.meta.hooks : 0;
+	old_audit = d.applied && (d.s.meta.flags & LAB_AUDIT);
+	if (json) {
+		printf("{\"cgroup\":");
+		json_string(stdout, d.cgroup);
+		printf(",\"policy\":");
+		json_string(stdout, d.name);
+		printf(",\"applied\":");
+		if (d.applied)
+			json_string(stdout, d.s.meta.name);
+		else
+			printf("null");
+		printf(",\"mode\":\"%s\",\"added\":[", d.audit ? "audit" : "enforce");
+		for (i = 0, rc = 0; i < d.c.n_rules; i++)
+			if (!d.in_applied[i]) {
+				printf("%s", rc++ ? "," : "");
+				json_string(stdout, d.c.rules[i].text);
+			}
+		printf("],\"removed\":[");
+		for (i = 0, rc = 0; d.applied && i < d.s.meta.n_rules; i++)
+			if (!d.in_file[i]) {
+				printf("%s", rc++ ? "," : "");
+				json_string(stdout, d.s.rules[i].text);
+			}
+		printf("],\"hooks_added\":");
+		print_hooks("", d.c.hooks & ~old_hooks);
+		printf(",\"hooks_removed\":");
+		print_hooks("", old_hooks & ~d.c.hooks);
+		printf(",\"changed\":false}\n");
+	} else {
+		if (d.applied)
+			printf("--- %s: policy '%s' (%s), applied\n", d.cgroup, d.s.meta.name,
+			       old_audit ? "audit" : "enforce");
+		else
+			printf("--- %s: no policy applied\n", d.cgroup);
+		printf("+++ %s: policy '%s' (%s)\n", file, d.name, d.audit ? "audit" : "enforce");
+		for (i = 0; d.applied && i < d.s.meta.n_rules; i++)
+			if (!d.in_file[i])
+				printf("- line %-4u %s\n", d.s.rules[i].line, d.s.rules[i].text);
+		for (i = 0; i < d.c.n_rules; i++)
+			printf("%c line %-4u %s\n", d.in_applied[i] ? ' ' : '+', d.c.rules[i].line,
+			       d.c.rules[i].text);
+		if (d.c.hooks & ~old_hooks)
+			print_hooks("hooks added:  ", d.c.hooks & ~old_hooks);
+		if (old_hooks & ~d.c.hooks)
+			print_hooks("hooks removed:", old_hooks & ~d.c.hooks);
+		if (dry_run)
+			printf("dry run: nothing was changed\n");
+	}
+	policy_diff_free(&d);
 	return 0;
 }
 
 static int cmd_apply(int argc, char **argv)
 {
 	struct opts o;
-	int rc = parse_opts(argc, argv, help_apply, "cbjf", &o);
+	int rc = parse_opts(argc, argv, help_apply, "cbjfmd", &o);
+	struct apply_opts ao;
 
 	if (rc)
 		return rc;
 	if (o.nargs != 1 || !o.cgroup)
 		return usage_error(help_apply, "%s", "apply takes FILE and --cgroup PATH");
-	return apply_policy(o.args[0], o.cgroup, o.backend, o.filler);
+	ao = (struct apply_opts){ .backend = o.backend, .filler = (size_t)o.filler,
+				  .audit = o.audit };
+	if (o.dry_run)
+		return print_diff(o.args[0], o.cgroup, &ao, true);
+	return apply_policy(o.args[0], o.cgroup, &ao);
+}
+
+/* diff */
+
+static const char help_diff[] =
+	"usage: lsmctl diff FILE --cgroup PATH [--mode audit|enforce] [-j]\n"
+	"The policy in FILE, compiled as apply would, against the policy applied\n"
+	"on PATH, rule by rule: '-' only applied, '+' only in FILE, ' ' in both;\n"
+	"then the hooks apply would add and remove. Changes nothing.\n";
+
+static int cmd_diff(int argc, char **argv)
+{
+	struct opts o;
+	int rc = parse_opts(argc, argv, help_diff, "cjm", &o);
+	struct apply_opts ao;
+
+	if (rc)
+		return rc;
+	if (o.nargs != 1 || !o.cgroup)
+		return usage_error(help_diff, "%s", "diff takes FILE and --cgroup PATH");
+	ao = (struct apply_opts){ .backend = o.backend, .audit = o.audit };
+	return print_diff(o.args[0], o.cgroup, &ao, false);
 }
 
 /* detach */
 
 static const char help_detach[] =
-	"usage: lsmctl detach --cgroup PATH\n"
+	"usage: lsmctl detach --cgroup PATH [-j]\n"
 	"Remove the policy applied to the cgroup PATH (not its ancestors' or\n"
 	"descendants' policies).\n";
 
@@ -255,15 +421,22 @@ static int detach_policy(const char *cgroup, int quiet)
 
 	if (policy_detach(cgroup, rel, sizeof(rel), err, sizeof(err)))
 		return fail("%s", err);
-	if (!quiet && !json)
+	if (quiet)
+		return 0;
+	if (json) {
+		printf("{\"detached\":");
+		json_string(stdout, rel);
+		printf("}\n");
+	} else {
 		printf("detached the policy on %s\n", rel);
+	}
 	return 0;
 }
 
 static int cmd_detach(int argc, char **argv)
 {
 	struct opts o;
-	int rc = parse_opts(argc, argv, help_detach, "c", &o);
+	int rc = parse_opts(argc, argv, help_detach, "cj", &o);
 
 	if (rc)
 		return rc;
@@ -281,6 +454,7 @@ static const char help_list[] =
 static void print_policy_json(const struct stored *s, int with_rules)
 {
 	unsigned int h, i, first = 1;
+	char when[64];
 
 	printf("{\"cgroup\":");
 	json_string(stdout, s->meta.cgroup);
@@ -290,8 +464,9 @@ static void print_policy_json(const struct stored *s, int with_rules)
 	       backend_ops(s->meta.backend)->name, s->meta.flags & LAB_AUDIT ? "audit" : "enforce",
 	       s->meta.n_rules);
 	json_string(stdout, s->meta.file);
-	printf(",\"applied\":%llu,\"policy_id\":%u,\"hooks\":[",
-	       (unsigned long long)s->meta.applied, s->meta.policy);
+	format_rfc3339((long long)s->meta.applied, 0, when, sizeof(when));
+	printf(",\"applied\":%llu,\"applied_time\":\"%s\",\"policy_id\":%u,\"hooks\":[",
+	       (unsigned long long)s->meta.applied, when, s->meta.policy);
 	for (h = 0; h < LAB_NR_HOOKS; h++)
 		if (s->meta.hooks & (1ull << h)) {
 			printf("%s\"%s\"", first ? "" : ",", hook_name(h));
@@ -375,9 +550,8 @@ static int cmd_show(int argc, char **argv)
 		printf("\n");
 	} else {
 		char when[64];
-		time_t t = (time_t)s.meta.applied;
 
-		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime(&t));
+		format_rfc3339((long long)s.meta.applied, 0, when, sizeof(when));
 		printf("cgroup:  %s (id %llu)\npolicy:  %s, from %s, applied %s\n", s.meta.cgroup,
 		       (unsigned long long)s.meta.cgroup_id, s.meta.name, s.meta.file, when);
 		printf("mode:    %s, %s backend\nhooks:  ",
@@ -581,11 +755,14 @@ static int cmd_events(int argc, char **argv)
 /* stats */
 
 static const char help_stats[] =
-	"usage: lsmctl stats [-j]\n"
+	"usage: lsmctl stats [-j | --prometheus]\n"
 	"Per policy: how often each rule (and the default) decided, and per\n"
 	"program the kernel's run count and run_time_ns. The kernel counts runs\n"
 	"only while sysctl kernel.bpf_stats_enabled is 1. Programs of the global\n"
-	"backend are shared by every global policy.\n";
+	"backend are shared by every global policy. --prometheus: the same as\n"
+	"metrics in node-exporter's textfile format (lsmctl_rule_hits_total,\n"
+	"lsmctl_events_lost_total, lsmctl_guard_events_lost_total,\n"
+	"lsmctl_program_runs_total, lsmctl_program_run_seconds_total).\n";
 
 static int bpf_stats_enabled(void)
 {
@@ -600,7 +777,15 @@ static int bpf_stats_enabled(void)
 	return v;
 }
 
-static void stats_programs(const struct stored *s)
+/* What the kernel counts of one of a policy's programs. */
+struct prog_stat {
+	unsigned int hook;
+	__u32 prog_id;
+	__u64 run_cnt, run_time_ns;
+};
+
+/* The programs linked for @s, their counts in @out (LAB_NR_HOOKS at most): how many. */
+static int prog_stats(const struct stored *s, struct prog_stat *out)
 {
 	struct bpf_link_info link;
 	struct bpf_prog_info prog;
@@ -622,16 +807,125 @@ static void stats_programs(const struct stored *s)
 			}
 		}
 		close(fds[i]);
+		out[i] = (struct prog_stat){ .hook = hooks[i], .prog_id = link.prog_id,
+					     .run_cnt = prog.run_cnt,
+					     .run_time_ns = prog.run_time_ns };
+	}
+	return n < 0 ? 0 : n;
+}
+
+static void stats_programs(const struct stored *s)
+{
+	struct prog_stat st[LAB_NR_HOOKS];
+	int n = prog_stats(s, st), i;
+
+	for (i = 0; i < n; i++) {
 		if (json)
 			printf("%s{\"hook\":\"%s\",\"prog_id\":%u,\"run_cnt\":%llu,\"run_time_ns\":%llu}",
-			       i ? "," : "", hook_name(hooks[i]), link.prog_id,
-			       (unsigned long long)prog.run_cnt,
-			       (unsigned long long)prog.run_time_ns);
+			       i ? "," : "", hook_name(st[i].hook), st[i].prog_id,
+			       (unsigned long long)st[i].run_cnt,
+			       (unsigned long long)st[i].run_time_ns);
 		else
 			printf("  program %-22s id %-5u runs %-10llu run_time_ns %-12llu avg %.0f\n",
-			       hook_name(hooks[i]), link.prog_id, (unsigned long long)prog.run_cnt,
-			       (unsigned long long)prog.run_time_ns,
-			       prog.run_cnt ? (double)prog.run_time_ns / prog.run_cnt : 0.0);
+			       hook_name(st[i].hook), st[i].prog_id, (unsigned long long)st[i].run_cnt,
+			       (unsigned long long)st[i].run_time_ns,
+			       st[i].run_cnt ? (double)st[i].run_time_ns / st[i].run_cnt : 0.0);
+	}
+}
+
+/* @v as a Prometheus label value: backslash, quote and newline escaped. */
+static void prom_value(const char *v)
+{
+	putchar('"');
+	for (; *v; v++) {
+		if (*v == '\\' || *v == '"')
+			printf("\\%c", *v);
+		else if (*v == '\n')
+			printf("\\n");
+		else
+			putchar(*v);
+	}
+	putchar('"');
+}
+
+/* The labels naming policy @s: cgroup, policy and backend. */
+static void prom_policy(const struct stored *s)
+{
+	printf("{cgroup=");
+	prom_value(s->meta.cgroup);
+	printf(",policy=");
+	prom_value(s->meta.name);
+	printf(",backend=\"%s\"", backend_ops(s->meta.backend)->name);
+}
+
+static void prom_help(const char *name, const char *type, const char *help)
+{
+	printf("# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/*
+ * lsmctl stats --prometheus: node-exporter's textfile collector format
+ * (a file of metrics it serves as they are); counters end in _total.
+ */
+static void stats_prometheus(struct stored *list, int n, int enabled)
+{
+	struct prog_stat st[LAB_NR_HOOKS];
+	__u64 *hits, default_hits;
+	int i, j, k;
+	__u32 r;
+
+	prom_help("lsmctl_bpf_stats_enabled", "gauge",
+		  "Whether the kernel counts BPF program runs (sysctl kernel.bpf_stats_enabled).");
+	printf("lsmctl_bpf_stats_enabled %d\n", enabled);
+	prom_help("lsmctl_rule_hits_total", "counter",
+		  "Decisions a policy's rule made (a deny rule's hits are its denials).");
+	for (i = 0; i < n; i++) {
+		hits = calloc(list[i].meta.n_rules + 1, sizeof(*hits));
+		if (!hits)
+			continue;
+		policy_hits(&list[i], hits, &default_hits);
+		for (r = 0; r < list[i].meta.n_rules; r++) {
+			printf("lsmctl_rule_hits_total");
+			prom_policy(&list[i]);
+			printf(",rule=\"%u\",line=\"%u\",text=", r, list[i].rules[r].line);
+			prom_value(list[i].rules[r].text);
+			printf("} %llu\n", (unsigned long long)hits[r]);
+		}
+		printf("lsmctl_rule_hits_total");
+		prom_policy(&list[i]);
+		printf(",rule=\"default\",line=\"\",text=\"\"} %llu\n",
+		       (unsigned long long)default_hits);
+		free(hits);
+	}
+	prom_help("lsmctl_events_lost_total", "counter",
+		  "Events of a policy the ring buffer had no room for.");
+	for (i = 0; i < n; i++) {
+		printf("lsmctl_events_lost_total");
+		prom_policy(&list[i]);
+		printf("} %llu\n", (unsigned long long)policy_lost(&list[i]));
+	}
+	prom_help("lsmctl_guard_events_lost_total", "counter",
+		  "Events of self-protection's guard the ring buffer had no room for.");
+	printf("lsmctl_guard_events_lost_total %llu\n", (unsigned long long)guard_lost());
+	for (k = 0; k < 2; k++) {
+		prom_help(k ? "lsmctl_program_run_seconds_total" : "lsmctl_program_runs_total",
+			  "counter", k ? "Time a policy's program ran, while the kernel counts." :
+			  "Runs of a policy's program, while the kernel counts.");
+		for (i = 0; i < n; i++) {
+			int m = prog_stats(&list[i], st);
+
+			for (j = 0; j < m; j++) {
+				printf(k ? "lsmctl_program_run_seconds_total" :
+				       "lsmctl_program_runs_total");
+				prom_policy(&list[i]);
+				printf(",hook=\"%s\",prog_id=\"%u\"} ", hook_name(st[j].hook),
+				       st[j].prog_id);
+				if (k)
+					printf("%.9f\n", st[j].run_time_ns / 1e9);
+				else
+					printf("%llu\n", (unsigned long long)st[j].run_cnt);
+			}
+		}
 	}
 }
 
@@ -640,7 +934,7 @@ static int cmd_stats(int argc, char **argv)
 	struct stored *list;
 	struct opts o;
 	__u64 *hits, default_hits;
-	int rc = parse_opts(argc, argv, help_stats, "j", &o), n, i, enabled;
+	int rc = parse_opts(argc, argv, help_stats, "jP", &o), n, i, enabled;
 	__u32 r;
 
 	if (rc)
@@ -653,6 +947,11 @@ static int cmd_stats(int argc, char **argv)
 	if (n < 0)
 		return fail(PIN_ROOT ": %s", strerror(errno));
 	enabled = bpf_stats_enabled();
+	if (o.prometheus) {
+		stats_prometheus(list, n, enabled);
+		stored_list_free(list, n);
+		return 0;
+	}
 	if (json)
 		printf("{\"bpf_stats_enabled\":%s,\"policies\":[", enabled ? "true" : "false");
 	else if (!enabled)
@@ -707,7 +1006,7 @@ static int cmd_stats(int argc, char **argv)
 /* run */
 
 static const char help_run[] =
-	"usage: lsmctl run FILE [--backend cgroup|global] -- CMD [ARG...]\n"
+	"usage: lsmctl run FILE [--backend cgroup|global] [--mode audit|enforce] -- CMD [ARG...]\n"
 	"Create a new cgroup below lsmctl's own, apply FILE to it, run CMD in it\n"
 	"and wait; then end what CMD left running there, detach the policy, and\n"
 	"remove the cgroup. Exits with CMD's status (128+N if killed by signal N).\n";
@@ -747,6 +1046,7 @@ static int cgroup_populated(const char *dir)
 static int cmd_run(int argc, char **argv)
 {
 	char parent[PATH_MAX - 64], cg[PATH_MAX];
+	struct apply_opts ao;
 	struct opts o;
 	char **cmd;
 	int rc, status, tries, dash;
@@ -755,7 +1055,7 @@ static int cmd_run(int argc, char **argv)
 	/* lsmctl's options come before "--", CMD's after */
 	for (dash = 1; dash < argc && strcmp(argv[dash], "--"); dash++)
 		;
-	rc = parse_opts(dash, argv, help_run, "b", &o);
+	rc = parse_opts(dash, argv, help_run, "bm", &o);
 	if (rc)
 		return rc;
 	if (o.nargs != 1 || dash >= argc - 1)
@@ -766,7 +1066,8 @@ static int cmd_run(int argc, char **argv)
 	snprintf(cg, sizeof(cg), "%s/lsmctl-run-%d", parent, getpid());
 	if (mkdir(cg, 0755))
 		return fail("mkdir %s: %s", cg, strerror(errno));
-	rc = apply_policy(o.args[0], cg, o.backend, 0);
+	ao = (struct apply_opts){ .backend = o.backend, .audit = o.audit };
+	rc = apply_policy(o.args[0], cg, &ao);
 	if (rc) {
 		rmdir(cg);
 		return rc;
@@ -811,7 +1112,7 @@ int main(int argc, char **argv)
 	} commands[] = {
 		{ "check", cmd_check }, { "apply", cmd_apply }, { "detach", cmd_detach },
 		{ "list", cmd_list },   { "show", cmd_show },   { "events", cmd_events },
-		{ "stats", cmd_stats }, { "run", cmd_run },
+		{ "stats", cmd_stats }, { "run", cmd_run },     { "diff", cmd_diff },
 		{ "probe", cmd_probe }, { "--version", cmd_version },
 	};
 	size_t i;

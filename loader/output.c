@@ -2,6 +2,7 @@
 /* Printing for lsmctl (see output.h). */
 #include <arpa/inet.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -16,18 +17,58 @@ const char *event_hook_name(unsigned int hook)
 	return hook_name(hook);
 }
 
+/* The length of the valid UTF-8 sequence at @p (1 to 4), or 0 when it is not one. */
+static size_t utf8_len(const unsigned char *p)
+{
+	size_t n, i;
+	unsigned int c;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, c = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, c = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, c = p[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (p[i] & 0x3f);
+	}
+	/* overlong forms, UTF-16 surrogates and code points past U+10FFFF */
+	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
+	    (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	return n;
+}
+
 void json_string(FILE *f, const char *s)
 {
-	const unsigned char *p;
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n;
 
 	fputc('"', f);
-	for (p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
+	while (*p) {
+		n = utf8_len(p);
+		if (*p == '"' || *p == '\\') {
 			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p >= 0x7f)
-			fprintf(f, "\\u%04x", *p);	/* comm and names are bytes */
-		else
-			fputc(*p, f);
+		} else if (*p == '\n') {
+			fputs("\\n", f);
+		} else if (*p == '\t') {
+			fputs("\\t", f);
+		} else if (*p < 0x20 || *p == 0x7f) {
+			fprintf(f, "\\u%04x", *p);
+		} else if (!n) {
+			/* names are bytes: one that is not UTF-8 becomes U+FFFD */
+			fputs("\\ufffd", f);
+			n = 1;
+		} else {
+			fwrite(p, 1, n, f);
+		}
+		p += n ? n : 1;
 	}
 	fputc('"', f);
 }
@@ -37,17 +78,26 @@ void format_mono_time(unsigned long long ns, char *buf, size_t len)
 	struct timespec mono, real;
 	long long at;
 	time_t secs;
-	struct tm tm;
 
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	clock_gettime(CLOCK_REALTIME, &real);
 	at = (long long)real.tv_sec * 1000000000LL + real.tv_nsec -
 	     ((long long)mono.tv_sec * 1000000000LL + mono.tv_nsec - (long long)ns);
 	secs = at / 1000000000LL;
-	localtime_r(&secs, &tm);
-	snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d.%03lld", tm.tm_year + 1900,
-		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-		 (at % 1000000000LL) / 1000000LL);
+	format_rfc3339(secs, (at % 1000000000LL) / 1000000LL, buf, len);
+}
+
+void format_rfc3339(long long secs, long long ms, char *buf, size_t len)
+{
+	time_t t = (time_t)secs;
+	struct tm tm;
+	long off;
+
+	localtime_r(&t, &tm);
+	off = tm.tm_gmtoff / 60;
+	snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d.%03lld%c%02ld:%02ld",
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+		 ms, off < 0 ? '-' : '+', labs(off) / 60, labs(off) % 60);
 }
 
 void format_object(const struct lab_event *e, char *buf, size_t len)

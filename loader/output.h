@@ -7,12 +7,17 @@
 
 #include "compile.h"
 
-/* @s as a JSON string, quotes included. */
+/*
+ * @s as a JSON string, quotes included: UTF-8 as it is, control
+ * characters escaped, a byte that is not part of valid UTF-8 as U+FFFD.
+ */
 void json_string(FILE *f, const char *s);
 /* The name of an event's hook (lab_event.hook): the engine's or the guard's. */
 const char *event_hook_name(unsigned int hook);
-/* A CLOCK_MONOTONIC time in ns as local wall-clock time, ISO 8601. */
+/* A CLOCK_MONOTONIC time in ns as local wall-clock time, RFC 3339 (format_rfc3339()). */
 void format_mono_time(unsigned long long ns, char *buf, size_t len);
+/* @secs since the epoch and @ms as local time, RFC 3339 with the UTC offset. */
+void format_rfc3339(long long secs, long long ms, char *buf, size_t len);
 /* What a denial was about: a file name, an address, a capability... */
 void format_object(const struct lab_event *e, char *buf, size_t len);
 

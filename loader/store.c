@@ -8,7 +8,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/magic.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,18 +99,6 @@ void store_remove(const char *dir)
 		remove_dir(name);
 }
 
-/* A folder "PREFIX-...-PID" whose lsmctl is gone. */
-static int stale(const char *name)
-{
-	const char *dash = strrchr(name, '-');
-	long pid;
-
-	if (!dash)
-		return 1;
-	pid = strtol(dash + 1, NULL, 10);
-	return pid <= 0 || pid == getpid() || (kill((pid_t)pid, 0) && errno == ESRCH);
-}
-
 /* The cgroup id in a folder's name, PREFIX-ID[-PID]; 0 if none. */
 static __u64 name_cgroup_id(const char *name)
 {
@@ -180,10 +167,15 @@ static bool is_committed(const char *name)
 	return !strncmp(name, POLICY_PREFIX, strlen(POLICY_PREFIX));
 }
 
-/* A new- or old- folder whose lsmctl is gone: done with by the next one. */
+/*
+ * A new- or old- folder seen by an lsmctl that holds the lock: left by
+ * a killed one, since every lsmctl that makes such folders holds the
+ * lock until it has committed or removed them. (Not whether the PID in
+ * its name runs: a confined task can make a pid live again.)
+ */
 static bool is_left_over(const char *name)
 {
-	return (is_kind(name, STORE_NEW) || is_kind(name, STORE_OLD)) && stale(name);
+	return is_kind(name, STORE_NEW) || is_kind(name, STORE_OLD);
 }
 
 static int by_cgroup(const void *a, const void *b)
@@ -223,7 +215,7 @@ int store_leftovers(struct stored **out)
 	if (!d)
 		return -errno;
 	while ((de = readdir(d))) {
-		if (is_kind(de->d_name, STORE_TMP) && stale(de->d_name)) {
+		if (is_kind(de->d_name, STORE_TMP)) {
 			remove_dir(de->d_name);	/* an instance never committed */
 		} else if (is_left_over(de->d_name)) {
 			if (policy_folder(de->d_name, &s))

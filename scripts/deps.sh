@@ -13,6 +13,7 @@ pkgs=(
 	qemu-system-x86 busybox-static
 	checkpolicy apparmor
 	libcmocka-dev
+	reiserfsprogs libcap-dev
 	gnuplot-nox flake8
 )
 

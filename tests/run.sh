@@ -58,7 +58,7 @@ qemu_version=$(qemu-system-x86_64 --version 2>/dev/null | head -n1)
 declare -A file_digests=()
 cache_digest() {
 	[ -n "${file_digests[$1]:-}" ] ||
-		file_digests[$1]=$( (sha256sum <"$1" 2>/dev/null || echo "missing $1") | cut -d' ' -f1)
+		file_digests[$1]=$( (sha256sum 2>/dev/null <"$1" || echo "missing $1") | cut -d' ' -f1)
 }
 file_digest() {
 	cache_digest "$1"

@@ -87,6 +87,7 @@ enum lab_hook {
 	X(inode_unlink)			\
 	X(inode_rmdir)			\
 	X(inode_rename)			\
+	X(inode_setattr)		\
 	X(file_lock)			\
 	X(file_fcntl)			\
 	X(file_ioctl)			\

@@ -270,8 +270,21 @@ GUARD_PROG(inode_unlink, struct inode *dir, struct dentry *dentry)
 	return guard_bpffs(LAB_GUARD_inode_unlink, dentry);
 }
 
+/*
+ * Nor is a cgroup inside it whose own policy has self-protection: made
+ * again at the same path, it would be a new cgroup without the policy.
+ */
 GUARD_PROG(inode_rmdir, struct inode *dir, struct dentry *dentry)
 {
+	struct kernfs_node *kn;
+	__u64 id;
+
+	if (dir->i_sb->s_magic == CGROUP2_SUPER_MAGIC) {
+		kn = BPF_CORE_READ(dentry, d_inode, i_private);
+		id = BPF_CORE_READ(kn, id);
+		if (bpf_map_lookup_elem(&guarded, &id))
+			return guard_deny(LAB_GUARD_inode_rmdir, 0, dentry);
+	}
 	return guard_cgroup_dir(LAB_GUARD_inode_rmdir, dir, dentry);
 }
 
@@ -280,6 +293,23 @@ GUARD_PROG(inode_rename, struct inode *old_dir, struct dentry *old_dentry,
 	     struct inode *new_dir, struct dentry *new_dentry)
 {
 	return guard_bpffs(LAB_GUARD_inode_rename, old_dentry);
+}
+
+/*
+ * Modes and owners on bpffs and cgroup2 stay as they are: a guarded
+ * root could otherwise hand its policy's pins, or a cgroup.procs, to a
+ * user outside, whom nothing guards (ATTR_MODE, ATTR_UID, ATTR_GID).
+ */
+#define LAB_ATTR_MODE_OWNER	(1 << 0 | 1 << 1 | 1 << 2)
+
+GUARD_PROG(inode_setattr, struct dentry *dentry, struct iattr *attr)
+{
+	unsigned long magic = dentry->d_sb->s_magic;
+	unsigned int valid = attr->ia_valid & LAB_ATTR_MODE_OWNER;
+
+	if (!valid || (magic != BPF_FS_MAGIC && magic != CGROUP2_SUPER_MAGIC))
+		return 0;
+	return guard_deny(LAB_GUARD_inode_setattr, valid, dentry);
 }
 
 GUARD_PROG(file_lock, struct file *file, unsigned int cmd)

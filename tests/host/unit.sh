@@ -27,6 +27,15 @@ if ! gcc "${cflags[@]}" -Ibuild/bpf -o "$out/test_compile" \
 fi
 "$out/test_compile" 2>&1 | sed 's/^\(not \)\{0,1\}ok \([0-9]*\) - /&compile: /'
 
+if ! gcc "${cflags[@]}" -Ibuild/bpf -Iloader -o "$out/test_output" \
+	tests/unit/test_output.c $(ls loader/*.c | grep -v '/lsmctl\.c$') \
+	-lbpf -lyaml -lcmocka 2>"$out/build.err"; then
+	echo "not ok - build the output's unit tests"
+	sed 's/^/# /' "$out/build.err"
+	exit 1
+fi
+"$out/test_output" 2>&1 | sed 's/^\(not \)\{0,1\}ok \([0-9]*\) - /&output: /'
+
 if ! gcc "${cflags[@]}" -Ibuild/bpf -o "$out/lsmctl" loader/*.c -lbpf -lyaml 2>"$out/build.err"; then
 	echo "not ok - build lsmctl"
 	sed 's/^/# /' "$out/build.err"
@@ -50,6 +59,11 @@ expect "check accepts the example" 0 "policy 'confine-shell', enforce, default a
 expect "check names FILE:LINE:COL of an error" 1 "$out/bad.yaml:4:20: unknown access 'fly'" -- \
 	check "$out/bad.yaml"
 expect "check of a missing file" 1 "No such file or directory" -- check "$out/missing.yaml"
+expect "check -j" 0 '^{"file":"loader/examples/confine-shell.yaml","policy":"confine-shell","mode":"enforce","default":"allow","rules":{"files":1,"network":1,"ptrace":1}}$' -- \
+	check -j loader/examples/confine-shell.yaml
+expect "check -j: an error as JSON on stdout" 1 '^{"error":".*bad.yaml:4:20: unknown access .fly. (read, write, exec, create, unlink)"}$' -- check -j "$out/bad.yaml"
+expect "diff --mode takes audit or enforce" 2 "mode 'x': audit or enforce" -- \
+	diff loader/examples/confine-shell.yaml --cgroup /sys/fs/cgroup/none --mode x
 expect "no command is a usage error" 2 "usage: lsmctl" --
 expect "--help" 0 "check FILE" -- --help
 expect "check --help" 0 "usage: lsmctl check FILE" -- check --help
@@ -57,3 +71,43 @@ expect "--version" 0 "^lsmctl .* (lsm-lab)$" -- --version
 expect "probe --help gives its exit statuses" 0 "3 only the global backend" -- probe --help
 expect "probe takes no operands" 2 "probe takes no operands" -- probe x
 expect "probe has -j only" 2 "unknown option '-x'" -- probe -x
+
+# make install and uninstall, into a DESTDIR (nothing is run from there)
+dest=$out/destdir
+rm -rf "$dest"
+if make -s install DESTDIR="$dest" PREFIX=/usr >"$out/install.out" 2>&1 &&
+	[ -x "$dest/usr/sbin/lsmctl" ] && [ -f "$dest/usr/share/man/man8/lsmctl.8" ] &&
+	[ -f "$dest/usr/share/bash-completion/completions/lsmctl" ] &&
+	cmp -s "$dest/usr/sbin/lsmctl" build/loader/lsmctl; then
+	echo "ok - install: lsmctl, lsmctl(8) and its completion under DESTDIR/PREFIX"
+else
+	echo "not ok - install: lsmctl, lsmctl(8) and its completion under DESTDIR/PREFIX"
+	sed 's/^/# /' "$out/install.out"
+fi
+if make -s uninstall DESTDIR="$dest" PREFIX=/usr >"$out/install.out" 2>&1 &&
+	[ -z "$(find "$dest" -type f)" ]; then
+	echo "ok - install: uninstall removes what install put there"
+else
+	echo "not ok - install: uninstall removes what install put there"
+	sed 's/^/# /' "$out/install.out"
+fi
+
+# bash completion: commands and options from lsmctl's own --help
+complete_line() { # complete_line CWORD WORDS...: what _lsmctl offers
+	local cword=$1
+	shift
+	PATH=$PWD/build/loader:$PATH bash -c '. loader/lsmctl.bash-completion
+		COMP_WORDS=("$@"); COMP_CWORD=$0; _lsmctl; echo "${COMPREPLY[*]}"' "$cword" "$@"
+}
+for t in "1|apply|lsmctl ap" "2|--mode|lsmctl apply --mo" "3|global|lsmctl apply --backend g" \
+	"4|audit enforce|lsmctl run x --mode " "2|--prometheus|lsmctl stats --p"; do
+	IFS='|' read -r cword want line <<<"$t"
+	read -r -a words <<<"$line"
+	[ "${line: -1}" = " " ] && words+=("")
+	got=$(complete_line "$cword" "${words[@]}")
+	if [ "$got" = "$want" ]; then
+		echo "ok - completion: '$line' offers '$want'"
+	else
+		echo "not ok - completion: '$line' offers '$want' (got '$got')"
+	fi
+done

@@ -101,5 +101,15 @@ wait $!
 	not_ok "a policy file removed mid-apply: the cgroup has a whole policy"
 before=$(pins)
 still_fine "at the end"
+# work-in-progress folders named for a live pid are left over all the
+# same (a confined task can make a killed lsmctl's pid live again)
+sleep 300 &
+live=$!
+mkdir /sys/fs/bpf/lsmlab/tmp-global-$live /sys/fs/bpf/lsmlab/new-1-$live
+$L list >/dev/null
+ls /sys/fs/bpf/lsmlab | grep -q -- "-$live\$" &&
+	not_ok "folders left for a live pid are removed by the next lsmctl" "$(ls /sys/fs/bpf/lsmlab)" ||
+	ok "folders left for a live pid are removed by the next lsmctl"
+kill $live
 check "detach" $L detach --cgroup $cg
 rmdir $cg

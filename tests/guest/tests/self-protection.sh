@@ -108,6 +108,28 @@ attempt "load a BPF program" "bpftool prog load /lab/bpf/deny_inet_socket.bpf.o 
 attempt "a second bpffs, then unlink there" "mkdir -p /tmp/sp/bpf && mount -t bpf bpf /tmp/sp/bpf && rm -rf /tmp/sp/bpf/lsmlab && ls /tmp/sp/bpf/lsmlab"
 attempt "bind-mount the bpffs, then unlink through it" "mkdir -p /tmp/sp/b2 && mount --bind /sys/fs/bpf /tmp/sp/b2 && rm $(echo $link | sed 's|/sys/fs/bpf|/tmp/sp/b2|')"
 umount /tmp/sp/b2 /tmp/sp/bpf 2>/dev/null
+# handing the pins, or a cgroup's cgroup.procs, to a user outside, whom
+# nothing guards: each done and undone from the sibling, refused inside
+polpin=$(dirname $link)
+m=$(stat -c %a $polpin)
+held "chown the pins folder to another user" "chown 65534 $pins && chown 0 $pins"
+held "chmod the policy's pin folder" "chmod 777 $polpin && chmod $m $polpin"
+m=$(stat -c %a $pins/events)
+held "chmod the events ring's pin" "chmod 666 $pins/events && chmod $m $pins/events"
+held "chown the root cgroup's cgroup.procs to another user" \
+	"chown 65534 /sys/fs/cgroup/cgroup.procs && chown 0 /sys/fs/cgroup/cgroup.procs"
+[ "$(stat -c %u $pins)" = 0 ] && ok "the pins are still root's" || not_ok "the pins are still root's"
+# a nested policy's cgroup: removed and made again, it would be without it
+printf 'name: sp-inner\nrules:\n  - ptrace: deny\n' >/tmp/sp/inner.yaml
+check "apply a nested policy (self-protection on) to $cg/inner" \
+	$L apply /tmp/sp/inner.yaml --cgroup $cg/inner --backend $backend
+mkdir -p $cg/plain
+in_cg $cg "rmdir $cg/plain" && ok "control: rmdir a cgroup with no policy inside the subtree" ||
+	not_ok "control: rmdir a cgroup with no policy inside the subtree"
+expect_eperm "rmdir the nested policy's cgroup" "rmdir $cg/inner"
+$L show $cg/inner >/dev/null 2>&1 && ok "the nested policy is still there" ||
+	not_ok "the nested policy is still there"
+$L detach --cgroup $cg/inner >/dev/null
 [ "$(ls -R /sys/fs/bpf/lsmlab | wc -l)" = "$npins" ] && ok "every pin is still there" ||
 	not_ok "every pin is still there"
 still_enforced "after the attempts on its pins"

@@ -554,11 +554,15 @@ class CommittedResults(unittest.TestCase):
         return folders
 
     def test_links_committed(self):
+        """Every plot a report links is committed; some report links plots
+        (a run with no plot to draw, as debian's quick one, links none)."""
+        links = 0
         for d in self.folders():
             with open(os.path.join(d, "report.md"), encoding="utf-8") as f:
                 linked = re.findall(r"^!\[[^]]*\]\(([^)]*)\)$", f.read(), re.M)
-            self.assertTrue(linked)
+            links += len(linked)
             self.assertEqual([p for p in linked if p not in committed_files(d)], [], d)
+        self.assertTrue(links)
 
     def test_regenerated(self):
         """Without indirect/ (not committed), up to the indirect table."""

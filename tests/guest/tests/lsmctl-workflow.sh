@@ -1,0 +1,109 @@
+#!/bin/sh
+# lsmctl for policy developers: diff and apply --dry-run say what would
+# change and change nothing; --mode overrides the file's mode; -j output
+# of apply, detach, diff, list, show, stats, events and of an error is
+# JSON (json-check, a strict reader); on each backend, or on $1 alone.
+. /lab/lib/lab.sh
+L=/lab/bin/lsmctl
+J=/lab/tests/json-check
+each_backend "$@"
+cg=/sys/fs/cgroup/wf-$backend
+ctl=/sys/fs/cgroup/wf-$backend-sib
+mkdir -p $cg $ctl
+echo secret >/tmp/wf-secret
+echo other >/tmp/wf-other
+cat >/tmp/wf-a.yaml <<'Y'
+name: wf-a
+rules:
+  - files: /tmp/wf-secret
+    access: read
+    action: deny
+Y
+cat >/tmp/wf-b.yaml <<'Y'
+name: wf-b
+rules:
+  - files: /tmp/wf-secret
+    access: read
+    action: deny
+  - files: /tmp/wf-other
+    access: read
+    action: deny
+Y
+pins() { ls -R /sys/fs/bpf/lsmlab 2>&1 | md5sum; }
+json_ok() { # json_ok "what" KEY OUTPUT
+	if echo "$3" | $J -k "$2" 2>/tmp/wf-jc; then ok "$1: JSON with \"$2\""; else
+		not_ok "$1: JSON with \"$2\"" "$(cat /tmp/wf-jc)"; fi
+}
+
+out=$($L apply -j /tmp/wf-a.yaml --cgroup $cg --backend $backend 2>&1)
+[ $? -eq 0 ] && ok "apply -j works" || not_ok "apply -j works" "$out"
+json_ok "apply -j" applied "$out"
+
+# diff: '+' the rule only in the file, ' ' the one in both; nothing changes
+before=$(pins)
+out=$($L diff /tmp/wf-b.yaml --cgroup $cg 2>&1)
+rc=$?
+echo "$out" | sed 's/^/# /'
+[ $rc -eq 0 ] && echo "$out" | grep -q "^+ line 6 .*wf-other" &&
+	echo "$out" | grep -q "^  line 3 .*wf-secret" &&
+	ok "diff: + the new rule, the shared one unmarked" ||
+	not_ok "diff: + the new rule, the shared one unmarked" "status $rc"
+out=$($L diff -j /tmp/wf-a.yaml --cgroup $cg 2>&1)
+json_ok "diff -j" added "$out"
+echo "$out" | grep -q '"added":\[\],"removed":\[\]' && ok "diff -j of the applied file: nothing added or removed" ||
+	not_ok "diff -j of the applied file: nothing added or removed" "$out"
+[ "$(pins)" = "$before" ] && ok "diff changed no pin" || not_ok "diff changed no pin"
+
+# apply --dry-run: the same report, nothing applied
+out=$($L apply --dry-run /tmp/wf-b.yaml --cgroup $cg --backend $backend 2>&1)
+rc=$?
+[ $rc -eq 0 ] && echo "$out" | grep -q "^dry run: nothing was changed" &&
+	echo "$out" | grep -q "^+ line 6" && ok "apply --dry-run says what would change" ||
+	not_ok "apply --dry-run says what would change" "status $rc: $out"
+[ "$(pins)" = "$before" ] && ok "apply --dry-run changed no pin" || not_ok "apply --dry-run changed no pin"
+$L show $cg | grep -q "wf-a" && ok "wf-a is still the policy shown" || not_ok "wf-a is still the policy shown"
+expect_eperm "the applied policy still denies reading wf-secret" "cat /tmp/wf-secret"
+in_cg $cg "cat /tmp/wf-other" >/dev/null 2>&1 && ok "and still lets wf-other be read (wf-b's rule not applied)" ||
+	not_ok "and still lets wf-other be read (wf-b's rule not applied)"
+
+# --mode audit: the file says enforce; audit reports and denies nothing
+check "apply --mode audit" $L apply /tmp/wf-b.yaml --cgroup $cg --backend $backend --mode audit
+$L show $cg | grep -q "^mode: *audit" && ok "show says audit" || not_ok "show says audit" "$($L show $cg)"
+in_cg $cg "cat /tmp/wf-other" >/dev/null 2>&1 && ok "in audit mode reading wf-other works" ||
+	not_ok "in audit mode reading wf-other works"
+out=$($L events -j --cgroup $cg --count 50 --timeout 5 2>&1)
+json_ok "events -j" verdict "$out"
+echo "$out" | grep -q '"verdict":"audit"' && ok "the read is reported, verdict audit" ||
+	not_ok "the read is reported, verdict audit" "$out"
+echo "$out" | grep -Eq '"time":"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}[+-][0-9]{2}:[0-9]{2}"' &&
+	ok "its time is RFC 3339 with the UTC offset" || not_ok "its time is RFC 3339 with the UTC offset" "$out"
+check "apply --mode enforce" $L apply /tmp/wf-b.yaml --cgroup $cg --backend $backend --mode enforce
+expect_eperm "enforced, reading wf-other is denied" "cat /tmp/wf-other"
+control "reading wf-other" "cat /tmp/wf-other"
+out=$($L apply /tmp/wf-b.yaml --cgroup $cg --mode sideways 2>&1)
+[ $? -eq 2 ] && ok "--mode sideways is a usage error" || not_ok "--mode sideways is a usage error" "$out"
+
+# stats --prometheus: node-exporter's textfile format
+out=$($L stats --prometheus 2>&1)
+bad=$(echo "$out" | grep -v '^# \(HELP\|TYPE\) lsmctl_[a-z_]* ' |
+	grep -Ev '^lsmctl_[a-z_]+(\{([a-z_]+="([^"\\]|\\.)*",?)+\})? [0-9]+(\.[0-9]+)?$')
+[ -z "$bad" ] && ok "stats --prometheus: every line a comment or a sample" ||
+	not_ok "stats --prometheus: every line a comment or a sample" "$bad"
+echo "$out" | grep -E "^lsmctl_rule_hits_total\{cgroup=\"/wf-$backend\",policy=\"wf-b\",backend=\"$backend\",rule=\"1\",line=\"6\",text=\"files /tmp/wf-other read deny\"\} [1-9]" >/dev/null &&
+	ok "stats --prometheus: the denial of wf-other counted on its rule" ||
+	not_ok "stats --prometheus: the denial of wf-other counted on its rule" "$(echo "$out" | grep wf-b)"
+echo "$out" | grep -q "^lsmctl_events_lost_total{cgroup=\"/wf-$backend\",policy=\"wf-b\",backend=\"$backend\"} 0$" &&
+	ok "stats --prometheus: its lost events, 0" ||
+	not_ok "stats --prometheus: its lost events, 0" "$(echo "$out" | grep lost)"
+
+# -j everywhere else, an error included
+json_ok "list -j" cgroup "$($L list -j)"
+json_ok "show -j" applied_time "$($L show -j $cg)"
+json_ok "stats -j" policies "$($L stats -j)"
+out=$($L apply -j /tmp/wf-missing.yaml --cgroup $cg 2>/dev/null)
+rc=$?
+[ $rc -eq 1 ] && ok "apply -j of a missing file exits 1" || not_ok "apply -j of a missing file exits 1" "status $rc"
+json_ok "apply -j's error" error "$out"
+out=$($L detach -j --cgroup $cg)
+json_ok "detach -j" detached "$out"
+rmdir $cg $ctl

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of lsmctl's JSON strings and times (loader/output.c). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cmocka.h>
+
+#include "output.h"
+
+/* json_string(@in) as a string (static buffer). */
+static const char *json_of(const char *in)
+{
+	static char buf[256];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	assert_non_null(f);
+	json_string(f, in);
+	fclose(f);
+	return buf;
+}
+
+static void test_ascii_and_escapes(void **state)
+{
+	(void)state;
+	assert_string_equal(json_of("cat"), "\"cat\"");
+	assert_string_equal(json_of("a\"b\\c"), "\"a\\\"b\\\\c\"");
+	assert_string_equal(json_of("tab\there\nnl"), "\"tab\\there\\nnl\"");
+	assert_string_equal(json_of("\x01\x1f\x7f"), "\"\\u0001\\u001f\\u007f\"");
+}
+
+static void test_utf8_passes_through(void **state)
+{
+	(void)state;
+	/* é (2 bytes), € (3), 😀 (4): as they are, not byte by byte */
+	assert_string_equal(json_of("caf\xc3\xa9"), "\"caf\xc3\xa9\"");
+	assert_string_equal(json_of("\xe2\x82\xac"), "\"\xe2\x82\xac\"");
+	assert_string_equal(json_of("\xf0\x9f\x98\x80"), "\"\xf0\x9f\x98\x80\"");
+}
+
+static void test_invalid_bytes(void **state)
+{
+	(void)state;
+	/* Latin-1 é, a lone continuation byte, a truncated sequence */
+	assert_string_equal(json_of("caf\xe9"), "\"caf\\ufffd\"");
+	assert_string_equal(json_of("\x80x"), "\"\\ufffdx\"");
+	assert_string_equal(json_of("\xe2\x82"), "\"\\ufffd\\ufffd\"");
+	/* overlong "/", a UTF-16 surrogate, past U+10FFFF */
+	assert_string_equal(json_of("\xc0\xaf"), "\"\\ufffd\\ufffd\"");
+	assert_string_equal(json_of("\xed\xa0\x80"), "\"\\ufffd\\ufffd\\ufffd\"");
+	assert_string_equal(json_of("\xf4\x90\x80\x80"), "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");
+}
+
+static void test_rfc3339(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	setenv("TZ", "UTC", 1);
+	tzset();
+	format_rfc3339(0, 5, buf, sizeof(buf));
+	assert_string_equal(buf, "1970-01-01T00:00:00.005+00:00");
+	setenv("TZ", "IST-5:30", 1);	/* POSIX TZ: 5 h 30 east of UTC */
+	tzset();
+	format_rfc3339(0, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "1970-01-01T05:30:00.000+05:30");
+	setenv("TZ", "EST5", 1);
+	tzset();
+	format_rfc3339(0, 999, buf, sizeof(buf));
+	assert_string_equal(buf, "1969-12-31T19:00:00.999-05:00");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ascii_and_escapes),
+		cmocka_unit_test(test_utf8_passes_through),
+		cmocka_unit_test(test_invalid_bytes),
+		cmocka_unit_test(test_rfc3339),
+	};
+
+	cmocka_set_message_output(CM_OUTPUT_TAP);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
