@@ -60,11 +60,16 @@ ACPI_TABLE := $(BUILD)/guest/acpi/lab-ssdt.aml
 # uapi headers of Debian's 6.1 (linux-libc-dev).
 LANDLOCK_KSFT := $(addprefix $(BUILD)/guest/landlock/,base_test fs_test ptrace_test true \
 	expected-skips)
+# The kernel tree's BPF selftests runner, test_progs, pruned to the BPF
+# LSM's tests, built static against the tree's libbpf and bpftool and the
+# lsm kernel's BTF (tests/guest/test_progs/build.py), run unmodified in
+# the guest (tests/guest/tests/bpf-selftests.sh).
+TEST_PROGS := $(addprefix $(BUILD)/guest/test_progs/,test_progs expected-skips)
 
 vpath %.bpf.c $(sort $(dir $(BPF_SRCS)))
 
 .PHONY: all help deps kernels bpf guest initramfs loader lsmctl install uninstall fuzz check \
-	check-debug check-load checkpatch bench bench-quick \
+	host-test check-debug check-load checkpatch bench bench-quick \
 	demo vm clean distclean FORCE
 .DELETE_ON_ERROR:
 
@@ -108,12 +113,25 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	@$(BPFTOOL) gen skeleton $< name $* >$@
 
 ## guest         static guest binaries (tests, the benchmark) and LSM policies
-guest: $(GUEST_TESTS) $(GUEST_BINS) $(GUEST_POLICIES) $(ACPI_TABLE) $(LANDLOCK_KSFT)
+guest: $(GUEST_TESTS) $(GUEST_BINS) $(GUEST_POLICIES) $(ACPI_TABLE) $(LANDLOCK_KSFT) \
+	$(TEST_PROGS)
+# The tree is unpacked by the first kernel build, after make has read
+# build/kernel into its directory cache: naming the sources as targets
+# made by that build keeps a cold make from deciding they do not exist.
+LANDLOCK_SRCS := $(patsubst %,$(KSRC)/tools/testing/selftests/landlock/%.c,base_test fs_test \
+	ptrace_test true)
+$(LANDLOCK_SRCS): | $(KBUILD)/stock/bzImage ;
 $(BUILD)/guest/landlock/%: $(KSRC)/tools/testing/selftests/landlock/%.c
 	@mkdir -p $(@D)
 	@echo "  KSFT    $@"
 	@$(CC) -Wall -O2 -static -o $@ $< -lcap
 $(BUILD)/guest/landlock/expected-skips: tests/guest/landlock/expected-skips
+	@mkdir -p $(@D)
+	@cp $< $@
+$(BUILD)/guest/test_progs/test_progs: tests/guest/test_progs/build.py $(KBUILD)/lsm/vmlinux
+	@echo "  KSFT    $@"
+	@python3 $< $(KSRC) $(KBUILD)/lsm/vmlinux $(BUILD)/test_progs $(@D)
+$(BUILD)/guest/test_progs/expected-skips: tests/guest/test_progs/expected-skips
 	@mkdir -p $(@D)
 	@cp $< $@
 $(ACPI_TABLE): tests/guest/acpi/mkssdt.py
@@ -178,10 +196,16 @@ $(BUILD)/loader/lsmctl: $(LOADER_SRCS) $(LOADER_HDRS) $(BUILD)/bpf/policy_cgroup
 	@echo "  CC      $@"
 	@$(CC) $(USER_CFLAGS) -I$(BUILD)/bpf -I$(BUILD)/loader -o $@ $(LOADER_SRCS) \
 		$(GUEST_LDLIBS) -lyaml
-# lsmctl --version: the commit it was built from, rewritten only when that changes.
+# lsmctl --version: the last commit that changed its sources (loader/,
+# bpf-progs/), "-dirty" when they have changes not committed; rewritten
+# only when that changes, so that a commit elsewhere (docs, tests) does
+# not rebuild lsmctl, the initramfs and so every boot of make check.
+LSMCTL_SRC_DIRS := loader bpf-progs
 $(BUILD)/loader/version.h: FORCE
 	@mkdir -p $(@D)
-	@v="#define LSMCTL_VERSION \"$$(git describe --always --dirty 2>/dev/null || echo unknown)\""; \
+	@c=$$(git log -1 --format=%h -- $(LSMCTL_SRC_DIRS) 2>/dev/null); \
+		[ -z "$$(git status --porcelain -- $(LSMCTL_SRC_DIRS) 2>/dev/null)" ] || c=$$c-dirty; \
+		v="#define LSMCTL_VERSION \"$${c:-unknown}\""; \
 		[ "$$(cat $@ 2>/dev/null)" = "$$v" ] || echo "$$v" >$@
 
 ## install       lsmctl, its man page and bash completion in $(DESTDIR)$(PREFIX) (default /usr/local)
@@ -223,10 +247,11 @@ $(INITRAMFS): tests/vm/mkinitramfs.sh tests/guest/init \
 		$(wildcard tests/guest/lib/* tests/guest/tests/* tests/guest/tomoyo/* demo/* loader/examples/*) \
 		$(wildcard bench/guest/* bench/policies/*) \
 		$(GUEST_TESTS) $(GUEST_BINS) $(GUEST_POLICIES) $(BPF_OBJS) $(ACPI_TABLE) \
-		$(LANDLOCK_KSFT)
+		$(LANDLOCK_KSFT) $(TEST_PROGS)
 	@tests/vm/mkinitramfs.sh $@ $(BUILD)/guest/tests=lab/tests \
 		$(BUILD)/guest/bin=lab/bin $(BUILD)/bpf=lab/bpf +bpftool +mkreiserfs \
 		$(BUILD)/guest/acpi=kernel/firmware/acpi $(BUILD)/guest/landlock=lab/landlock \
+		$(BUILD)/guest/test_progs=lab/test_progs \
 		$(BUILD)/guest/apparmor=lab/apparmor $(BUILD)/guest/selinux=lab/selinux \
 		tests/guest/tomoyo=lab/tomoyo demo=lab/demo loader/examples=lab/examples \
 		bench/guest=lab/bench/guest bench/policies=lab/bench/policies \
@@ -235,6 +260,10 @@ $(INITRAMFS): tests/vm/mkinitramfs.sh tests/guest/init \
 ## check         all tests: host unit tests, then guest tests on each kernel
 check: deps all
 	@tests/run.sh $(VARIANTS)
+
+## host-test     the host tests alone (tests/host/*.sh), no boot of tests/boots
+host-test: deps bpf guest initramfs loader
+	@BOOTS=/dev/null tests/run.sh stock
 
 ## check-debug   every lsm boot on the debug kernel (KASAN, lockdep, kmemleak; about 70 min)
 check-debug: deps all $(KBUILD)/debug/bzImage

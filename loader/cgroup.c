@@ -132,3 +132,44 @@ int cgroup_under(const char *path, const char *top)
 
 	return !strcmp(top, "/") || (!strncmp(path, top, n) && (!path[n] || path[n] == '/'));
 }
+
+void cgroup_write(const char *dir, const char *name, const char *value)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (write(fd, value, strlen(value)) < 0)
+		(void)0;	/* cgroup.kill is new in 5.14: best effort */
+	close(fd);
+}
+
+int cgroup_populated(const char *dir)
+{
+	char path[PATH_MAX], line[64];
+	int populated = 1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cgroup.events", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return errno != ENOENT;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "populated ", 10))
+			populated = atoi(line + 10) != 0;
+	fclose(f);
+	return populated;
+}
+
+int cgroup_kill(const char *dir)
+{
+	int tries;
+
+	cgroup_write(dir, "cgroup.kill", "1");
+	for (tries = 0; cgroup_populated(dir) && tries < 100; tries++)
+		usleep(50 * 1000);
+	return cgroup_populated(dir) ? -EBUSY : 0;
+}

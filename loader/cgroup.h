@@ -19,5 +19,11 @@ int cgroup_gone(__u64 id);
 int cgroup_own(char *buf, size_t len);
 /* Is the cgroup @path (below CGROUP_ROOT, "/" for the root) @top or below it? */
 int cgroup_under(const char *path, const char *top);
+/* Write @value to the file @name of the cgroup folder @dir, as best it can. */
+void cgroup_write(const char *dir, const char *name, const char *value);
+/* Has the cgroup folder @dir, or one below it, a task (cgroup.events)? */
+int cgroup_populated(const char *dir);
+/* End every task in the cgroup folder @dir (cgroup.kill) and wait, 5 s at most; 0 or -EBUSY. */
+int cgroup_kill(const char *dir);
 
 #endif /* LSMCTL_CGROUP_H */

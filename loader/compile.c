@@ -96,19 +96,50 @@ const char *hook_rule_kinds(unsigned int hook)
 	return buf;
 }
 
-/* FILE:LINE, then the message; returns -1. */
-__attribute__((format(printf, 5, 6)))
-static int fail(char *err, size_t errlen, const char *file, unsigned int line,
-		const char *fmt, ...)
+/* Where the compiler says what it found: errors, and with check's, warnings. */
+struct said {
+	const char *file;
+	char *err, *warn;	/* one message a line; no @warn: warnings are errors */
+	size_t errlen, warnlen;
+	unsigned int errors, warnings;
+};
+
+/* FILE:LINE:COL of @r (FILE:0:0 for none), then the message, on a line of its own. */
+__attribute__((format(printf, 6, 0)))
+static void vsay(char *buf, size_t len, unsigned int *count, const struct said *s,
+		 const struct policy_rule *r, const char *fmt, va_list ap)
+{
+	size_t off = *count ? strlen(buf) : 0;
+	int n;
+
+	if (off + 1 >= len)
+		return;	/* no room for more: the first ones are said */
+	n = snprintf(buf + off, len - off, "%s%s:%u:%u: ", *count ? "\n" : "", s->file,
+		     r ? r->line : 0, r ? r->col : 0);
+	(*count)++;
+	if (n >= 0 && (size_t)n < len - off)
+		verrf(buf + off + n, len - off - n, -1, fmt, ap);
+}
+
+__attribute__((format(printf, 3, 4)))
+static int fail(struct said *s, const struct policy_rule *r, const char *fmt, ...)
 {
 	va_list ap;
-	int n = snprintf(err, errlen, "%s:%u: ", file, line);
 
 	va_start(ap, fmt);
-	if (n >= 0 && (size_t)n < errlen)
-		verrf(err + n, errlen - n, -1, fmt, ap);
+	vsay(s->err, s->errlen, &s->errors, s, r, fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+__attribute__((format(printf, 3, 4)))
+static void warn(struct said *s, const struct policy_rule *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay(s->warn, s->warnlen, &s->warnings, s, r, fmt, ap);
+	va_end(ap);
 }
 
 static const char *family_name(int family)
@@ -316,6 +347,20 @@ static int add_file(struct compiled *c, __u64 ino, __u32 dev, bool subtree, unsi
 	return 0;
 }
 
+/*
+ * @path (errno set) cannot be resolved: an error, but for check's warning
+ * when it does not exist yet.
+ */
+static int missing(struct said *said, const struct policy_rule *r, const char *path)
+{
+	if (errno == ENOENT && said->warn) {
+		warn(said, r, "warning: %s: %s: apply would refuse the policy", path,
+		     strerror(errno));
+		return 0;
+	}
+	return fail(said, r, "%s: %s (paths are resolved when applied)", path, strerror(errno));
+}
+
 /* @name zero-padded into @words, and its hash as the engine works it out (engine.h). */
 static __u64 name_hash(const char *name, __u64 words[LAB_PATH_NAME_LEN / 8])
 {
@@ -401,8 +446,8 @@ static int add_glob(struct compiled *c, __u32 dev, __u64 dir, const char *patter
  * that exists at apply is taken as realpath() gives it: a symlink's
  * target, "." and ".." resolved.
  */
-static int compile_path_rule(const char *file, const struct policy_rule *r, unsigned int index,
-			     unsigned int access, struct compiled *c, char *err, size_t errlen)
+static int compile_path_rule(struct said *said, const struct policy_rule *r, unsigned int index,
+			     unsigned int access, struct compiled *c)
 {
 	char path[PATH_MAX], real[PATH_MAX], *name;
 	struct stat st, dir_st;
@@ -413,29 +458,27 @@ static int compile_path_rule(const char *file, const struct policy_rule *r, unsi
 		snprintf(path, sizeof(path), "%s", real);
 	if (!strcmp(path, "/")) {	/* "/." or a link to "/": no name, the root by inode */
 		if (path_kernel_dev(path, &st, &dev))
-			return fail(err, errlen, file, r->line, "/: %s", strerror(errno));
+			return fail(said, r, "/: %s", strerror(errno));
 		return add_file(c, st.st_ino, dev, false, access, r->deny, index);
 	}
 	name = strrchr(path, '/');
 	*name++ = '\0';
 	if (path_kernel_dev(path[0] ? path : "/", &dir_st, &dir_dev))
-		return fail(err, errlen, file, r->line, "%s: %s (paths are resolved when applied)",
-			    r->file.path, strerror(errno));
+		return missing(said, r, r->file.path);
 	if (!S_ISDIR(dir_st.st_mode))
-		return fail(err, errlen, file, r->line, "%s: %s is not a directory",
-			    r->file.path, path);
+		return fail(said, r, "%s: %s is not a directory", r->file.path, path);
 	if (r->file.glob) {
 		if (add_glob(c, dir_dev, dir_st.st_ino, name, access, r->deny, index))
-			return fail(err, errlen, file, r->line, "%s: more than %d globs in %s",
+			return fail(said, r, "%s: more than %d globs in %s",
 				    r->file.path, LAB_GLOB_PATTERNS, path[0] ? path : "/");
 		return 0;
 	}
 	if (strlen(name) >= LAB_PATH_NAME_LEN)	/* the symlink's target's name */
-		return fail(err, errlen, file, r->line,
+		return fail(said, r,
 			    "%s: the name is longer than %d bytes: add 'match: inode'",
 			    r->file.path, LAB_PATH_NAME_LEN - 1);
 	if (add_path(c, dir_dev, dir_st.st_ino, name, access, r->deny, index))
-		return fail(err, errlen, file, r->line,
+		return fail(said, r,
 			    "%s: another name in %s has the same hash: 'match: inode'",
 			    r->file.path, path[0] ? path : "/");
 	path[strlen(path)] = '/';	/* the whole path again */
@@ -444,8 +487,8 @@ static int compile_path_rule(const char *file, const struct policy_rule *r, unsi
 	return add_file(c, st.st_ino, dev, false, access, r->deny, index);
 }
 
-static int compile_file_rule(const char *file, const struct policy_rule *r, unsigned int index,
-			     struct compiled *c, char *err, size_t errlen)
+static int compile_file_rule(struct said *said, const struct policy_rule *r, unsigned int index,
+			     struct compiled *c)
 {
 	unsigned int access = r->kind == RULE_EXEC ? ACCESS_EXEC : r->file.access;
 	struct stat st;
@@ -455,17 +498,15 @@ static int compile_file_rule(const char *file, const struct policy_rule *r, unsi
 	_Static_assert(ACCESS_READ == 1 << LAB_READ && ACCESS_UNLINK == 1 << LAB_UNLINK,
 		       "access bits are class bits");
 	if (!r->file.subtree && (access & ACCESS_CREATE))
-		return fail(err, errlen, file, r->line,
-			    "create applies to a directory's subtree: write %s/**", r->file.path);
+		return fail(said, r, "create applies to a directory's subtree: write %s/**",
+			    r->file.path);
 	/* by path, but for a subtree, 'match: inode' and the root (no name) */
 	if (!r->file.subtree && !r->file.by_inode && strcmp(r->file.path, "/"))
-		return compile_path_rule(file, r, index, access, c, err, errlen);
+		return compile_path_rule(said, r, index, access, c);
 	if (path_kernel_dev(r->file.path, &st, &dev))
-		return fail(err, errlen, file, r->line, "%s: %s (paths are resolved when applied)",
-			    r->file.path, strerror(errno));
+		return missing(said, r, r->file.path);
 	if (r->file.subtree && !S_ISDIR(st.st_mode))
-		return fail(err, errlen, file, r->line, "%s/** but %s is not a directory",
-			    r->file.path, r->file.path);
+		return fail(said, r, "%s/** but %s is not a directory", r->file.path, r->file.path);
 	return add_file(c, st.st_ino, dev, r->file.subtree, access, r->deny, index);
 }
 
@@ -523,8 +564,7 @@ static unsigned int rule_classes(const struct policy_rule *r)
 	return 0;
 }
 
-int policy_compile(const char *file, const struct policy *p, struct compiled *c,
-		   char *err, size_t errlen)
+static int compile(struct said *said, const struct policy *p, struct compiled *c)
 {
 	size_t i, k;
 	unsigned int cls, cap, allowed = 0;
@@ -538,7 +578,7 @@ int policy_compile(const char *file, const struct policy *p, struct compiled *c,
 	c->rules = calloc(p->n_rules ? p->n_rules : 1, sizeof(*c->rules));
 	if (!c->files || !c->paths || !c->globs || !c->socks || !c->nets || !c->rules) {
 		compiled_free(c);
-		return fail(err, errlen, file, 0, "out of memory");
+		return fail(said, NULL, "out of memory");
 	}
 	if (p->audit)
 		c->conf.flags |= LAB_AUDIT;
@@ -560,10 +600,7 @@ int policy_compile(const char *file, const struct policy *p, struct compiled *c,
 		switch (r->kind) {
 		case RULE_FILES:
 		case RULE_EXEC:
-			if (compile_file_rule(file, r, i, c, err, errlen)) {
-				compiled_free(c);
-				return -1;
-			}
+			compile_file_rule(said, r, i, c);	/* the next rules are checked too */
 			break;
 		case RULE_NETWORK:
 			compile_net_rule(r, i, c);
@@ -587,18 +624,20 @@ int policy_compile(const char *file, const struct policy *p, struct compiled *c,
 		}
 	}
 	if (c->n_nets > LAB_MAX_NET_RULES) {
-		size_t n_nets = c->n_nets;	/* compiled_free() zeroes it */
-		unsigned int line = 0;
+		const struct policy_rule *past = NULL;
+		size_t n_nets = 0;
 
 		/* name the first rule past the limit */
-		for (i = 0, n_nets = 0; i < p->n_rules && !line; i++)
+		for (i = 0; i < p->n_rules && !past; i++)
 			if (p->rules[i].kind == RULE_NETWORK && p->rules[i].net.op != NET_SOCKET &&
 			    ++n_nets > LAB_MAX_NET_RULES)
-				line = p->rules[i].line;
-		n_nets = c->n_nets;
+				past = &p->rules[i];
+		fail(said, past, "%u bind and connect rules at most, not %zu", LAB_MAX_NET_RULES,
+		     c->n_nets);
+	}
+	if (said->errors) {
 		compiled_free(c);
-		return fail(err, errlen, file, line, "%u bind and connect rules at most, not %zu",
-			    LAB_MAX_NET_RULES, n_nets);
+		return -1;
 	}
 	c->conf.n_net = c->n_nets;
 	/* which file classes the engine must look rules up for, and how */
@@ -649,6 +688,25 @@ static int add_path_filler(struct compiled *c, size_t n)
 	}
 	c->conf.file_path |= 1u << LAB_READ;
 	return 0;
+}
+
+int policy_compile(const char *file, const struct policy *p, struct compiled *out,
+		   char *err, size_t errlen)
+{
+	struct said said = { .file = file, .err = err, .errlen = errlen };
+
+	return compile(&said, p, out);
+}
+
+int policy_compile_check(const char *file, const struct policy *p, struct compiled *out,
+			 char *warnings, size_t warnlen, char *err, size_t errlen)
+{
+	struct said said = { .file = file, .err = err, .errlen = errlen,
+			     .warn = warnings, .warnlen = warnlen };
+
+	if (warnlen)
+		warnings[0] = 0;
+	return compile(&said, p, out);
 }
 
 int compiled_add_filler(struct compiled *c, size_t n)

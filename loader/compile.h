@@ -60,10 +60,18 @@ struct compiled {
 
 /*
  * Compile @p, read from @file. On error, returns -1 with
- * "FILE:LINE: what is wrong" in @err and @out empty.
+ * "FILE:LINE:COL: what is wrong" in @err for every error, one a line,
+ * and @out empty.
  */
 int policy_compile(const char *file, const struct policy *p, struct compiled *out,
 		   char *err, size_t errlen);
+/*
+ * The same for lsmctl check: a path that does not exist is a warning in
+ * @warnings ("" for none), one a line, and its rule has no map entry
+ * (its hooks are counted all the same).
+ */
+int policy_compile_check(const char *file, const struct policy *p, struct compiled *out,
+			 char *warnings, size_t warnlen, char *err, size_t errlen);
 void compiled_free(struct compiled *c);
 /*
  * Add @n file rules on inodes of a device that does not exist, and when

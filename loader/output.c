@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Printing for lsmctl (see output.h). */
+#define _GNU_SOURCE	/* fopencookie() */
 #include <arpa/inet.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +73,146 @@ void json_string(FILE *f, const char *s)
 		p += n ? n : 1;
 	}
 	fputc('"', f);
+}
+
+static void indent(FILE *f, int depth)
+{
+	fputc('\n', f);
+	while (depth-- > 0)
+		fputs("    ", f);
+}
+
+void json_pretty(FILE *f, const char *json, size_t len)
+{
+	bool in_string = false, escaped = false;
+	int depth = 0;
+	size_t i;
+	char c;
+
+	for (i = 0; i < len; i++) {
+		c = json[i];
+		if (in_string) {
+			fputc(c, f);
+			if (escaped)
+				escaped = false;
+			else if (c == '\\')
+				escaped = true;
+			else if (c == '"')
+				in_string = false;
+			continue;
+		}
+		switch (c) {
+		case '"':
+			in_string = true;
+			fputc(c, f);
+			break;
+		case '{':
+		case '[':
+			fputc(c, f);
+			/* an empty object or array stays on its line */
+			if (i + 1 < len && (json[i + 1] == '}' || json[i + 1] == ']')) {
+				fputc(json[++i], f);
+				break;
+			}
+			indent(f, ++depth);
+			break;
+		case '}':
+		case ']':
+			indent(f, --depth);
+			fputc(c, f);
+			break;
+		case ',':
+			fputc(c, f);
+			indent(f, depth);
+			break;
+		case ':':
+			fputs(": ", f);
+			break;
+		case ' ':
+		case '\t':
+		case '\r':
+		case '\n':
+			break;	/* compact input: the only white space is ours */
+		default:
+			fputc(c, f);
+		}
+	}
+	fputc('\n', f);
+}
+
+/* stdout under -p: lines gathered, JSON ones indented, on to the real stdout. */
+struct pretty {
+	FILE *out;
+	char *line;
+	size_t len, cap;
+};
+
+static void pretty_line(struct pretty *p)
+{
+	size_t len = p->len;
+
+	while (len && (p->line[len - 1] == '\n' || p->line[len - 1] == '\r'))
+		len--;
+	if (len && (p->line[0] == '{' || p->line[0] == '['))
+		json_pretty(p->out, p->line, len);
+	else
+		fwrite(p->line, 1, p->len, p->out);
+	p->len = 0;
+}
+
+static ssize_t pretty_write(void *cookie, const char *buf, size_t size)
+{
+	struct pretty *p = cookie;
+	size_t i;
+	char *grown;
+
+	for (i = 0; i < size; i++) {
+		if (p->len == p->cap) {
+			grown = realloc(p->line, p->cap ? p->cap * 2 : 4096);
+			if (!grown)
+				return -1;
+			p->line = grown;
+			p->cap = p->cap ? p->cap * 2 : 4096;
+		}
+		p->line[p->len++] = buf[i];
+		if (buf[i] == '\n')
+			pretty_line(p);
+	}
+	fflush(p->out);
+	return (ssize_t)size;
+}
+
+static struct pretty pretty;
+
+/* At exit: the last line out, and stdout back as it was. */
+static void pretty_end(void)
+{
+	FILE *f = stdout;
+
+	stdout = pretty.out;
+	fclose(f);
+	if (pretty.len)
+		pretty_line(&pretty);
+	fflush(stdout);
+	free(pretty.line);
+	pretty.line = NULL;
+}
+
+int json_pretty_stdout(void)
+{
+	static const cookie_io_functions_t io = { .write = pretty_write };
+	FILE *f;
+
+	if (pretty.out)
+		return 0;
+	fflush(stdout);
+	f = fopencookie(&pretty, "w", io);
+	if (!f)
+		return -1;
+	pretty.out = stdout;
+	stdout = f;
+	atexit(pretty_end);
+	return 0;
 }
 
 void format_mono_time(unsigned long long ns, char *buf, size_t len)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The policy parser: YAML (libyaml's document API) to struct policy, with
- * every error naming FILE:LINE:COL.
+ * every error naming FILE:LINE:COL. It goes on after an error to the
+ * next rule or top-level key, so that every error is said at once.
  */
 #include "policy.h"
 
@@ -48,6 +49,7 @@ struct ctx {
 	yaml_document_t *doc;
 	char *err;
 	size_t errlen;
+	unsigned int errors;	/* said so far, one a line in err */
 };
 
 static const char *const kind_names[] = {
@@ -83,20 +85,31 @@ const char *rule_kind_name(enum rule_kind kind)
 	return (size_t)kind < N_KINDS ? kind_names[kind] : "?";
 }
 
-/* FILE:LINE:COL of @n, then the message; returns -1. */
+/* FILE:LINE:COL, then the message, on a line after the errors before; returns -1. */
+__attribute__((format(printf, 4, 0)))
+static int vfail_at_mark(struct ctx *c, size_t line, size_t col, const char *fmt, va_list ap)
+{
+	size_t off = c->errors ? strlen(c->err) : 0;
+
+	if (off + 1 >= c->errlen)
+		return -1;	/* no room for more: the first ones are said */
+	off += (size_t)snprintf(c->err + off, c->errlen - off, "%s%s:%zu:%zu: ",
+				c->errors ? "\n" : "", c->file, line, col);
+	c->errors++;
+	if (off >= c->errlen)
+		return -1;
+	verrf(c->err + off, c->errlen - off, -1, fmt, ap);
+	return -1;
+}
+
+/* FILE:LINE:COL of @n (1:1 for none), then the message; returns -1. */
 __attribute__((format(printf, 3, 4)))
 static int fail(struct ctx *c, const yaml_node_t *n, const char *fmt, ...)
 {
-	size_t off;
 	va_list ap;
 
-	off = (size_t)snprintf(c->err, c->errlen, "%s:%zu:%zu: ", c->file,
-			       n ? n->start_mark.line + 1 : 1,
-			       n ? n->start_mark.column + 1 : 1);
-	if (off >= c->errlen)
-		return -1;
 	va_start(ap, fmt);
-	verrf(c->err + off, c->errlen - off, -1, fmt, ap);
+	vfail_at_mark(c, n ? n->start_mark.line + 1 : 1, n ? n->start_mark.column + 1 : 1, fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -151,15 +164,10 @@ static int fail_at(struct ctx *c, const yaml_node_t *n, size_t at, const char *f
 {
 	size_t quoted = n->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
 			n->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
-	size_t off;
 	va_list ap;
 
-	off = (size_t)snprintf(c->err, c->errlen, "%s:%zu:%zu: ", c->file,
-			       n->start_mark.line + 1, n->start_mark.column + 1 + quoted + at);
-	if (off >= c->errlen)
-		return -1;
 	va_start(ap, fmt);
-	verrf(c->err + off, c->errlen - off, -1, fmt, ap);
+	vfail_at_mark(c, n->start_mark.line + 1, n->start_mark.column + 1 + quoted + at, fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -382,6 +390,32 @@ static int parse_match(struct ctx *c, const yaml_node_t *n, struct policy_rule *
 	return 0;
 }
 
+/* A value's name in @names by its number in @values, or NULL. */
+static const char *name_of(int value, const char *const *names, const int *values, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (values[i] == value)
+			return names[i];
+	return NULL;
+}
+
+const char *policy_family_name(int family)
+{
+	return name_of(family, families, family_values, ARRAY_SIZE(families));
+}
+
+const char *policy_type_name(int type)
+{
+	return name_of(type, types, type_values, ARRAY_SIZE(types));
+}
+
+const char *policy_cap_name(unsigned int cap)
+{
+	return cap < N_CAPS ? cap_names[cap] : NULL;
+}
+
 /* Which keys each kind of rule takes besides its own and "action". */
 static bool key_allowed(enum rule_kind kind, enum net_op op, int key)
 {
@@ -429,6 +463,7 @@ static int parse_rule(struct ctx *c, const yaml_node_t *n, struct policy_rule *r
 
 	memset(r, 0, sizeof(*r));
 	r->line = (unsigned int)n->start_mark.line + 1;
+	r->col = (unsigned int)n->start_mark.column + 1;
 	r->net.prefix = -1;
 	r->net.port_max = 65535;
 	if (n->type != YAML_MAPPING_NODE)
@@ -559,6 +594,7 @@ static int parse_rules(struct ctx *c, const yaml_node_t *n, struct policy *p)
 {
 	yaml_node_item_t *it;
 	size_t count, i, j;
+	bool *ok;
 
 	if (n->type != YAML_SEQUENCE_NODE)
 		return fail(c, n, "rules must be a list ('- files: ...')");
@@ -570,15 +606,39 @@ static int parse_rules(struct ctx *c, const yaml_node_t *n, struct policy *p)
 	p->rules = calloc(count, sizeof(*p->rules));
 	if (!p->rules)
 		return fail(c, n, "out of memory");
+	ok = calloc(count, sizeof(*ok));
+	if (!ok)
+		return fail(c, n, "out of memory");
+	/* a rule in error is said and skipped: the next ones are checked too */
 	for (it = n->data.sequence.items.start, i = 0; i < count; it++, i++) {
 		if (parse_rule(c, node_at(c, *it), &p->rules[i]))
-			return -1;
-		p->n_rules = i + 1;
-		for (j = 0; j < i; j++)
-			if (same_rule(&p->rules[i], &p->rules[j]))
-				return fail(c, node_at(c, *it), "the same rule as line %u",
-					    p->rules[j].line);
+			continue;
+		ok[i] = true;
+		for (j = 0; j < i && ok[i]; j++)
+			if (ok[j] && same_rule(&p->rules[i], &p->rules[j])) {
+				fail(c, node_at(c, *it), "the same rule as line %u",
+				     p->rules[j].line);
+				ok[i] = false;
+			}
 	}
+	free(ok);
+	p->n_rules = count;
+	return c->errors ? -1 : 0;
+}
+
+static int parse_name(struct ctx *c, const yaml_node_t *value, struct policy *p)
+{
+	const char *s = scalar(c, value, "name");
+	size_t i;
+
+	if (!s)
+		return -1;
+	if (!*s || strlen(s) >= POLICY_NAME_MAX)
+		return fail(c, value, "name must be 1 to %d characters", POLICY_NAME_MAX - 1);
+	for (i = 0; s[i]; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr("._-", s[i]))
+			return fail(c, value, "name may only hold letters, digits, '.', '_' and '-'");
+	snprintf(p->name, sizeof(p->name), "%s", s);
 	return 0;
 }
 
@@ -598,61 +658,53 @@ static int parse_top(struct ctx *c, struct policy *p)
 		return fail(c, NULL, "empty policy: it needs 'name:' and 'rules:'");
 	if (root->type != YAML_MAPPING_NODE)
 		return fail(c, root, "a policy is a mapping with name, mode, default and rules");
+	/* a key in error is said and skipped: the next ones are checked too */
 	for (pair = root->data.mapping.pairs.start; pair < root->data.mapping.pairs.top; pair++) {
 		key = node_at(c, pair->key);
 		s = scalar(c, key, "a key");
 		if (!s)
-			return -1;
+			continue;
 		i = lookup(s, top_keys, NR_TOP_KEYS);
-		if (i < 0)
-			return fail(c, key, "unknown key '%s' (%s)", s, top_keys_text);
-		if (seen[i])
-			return fail(c, key, "'%s' given twice", s);
+		if (i < 0) {
+			fail(c, key, "unknown key '%s' (%s)", s, top_keys_text);
+			continue;
+		}
+		if (seen[i]) {
+			fail(c, key, "'%s' given twice", s);
+			continue;
+		}
 		seen[i] = key;
 		value = node_at(c, pair->value);
 		switch ((enum top_key)i) {
 		case KEY_name:
-			s = scalar(c, value, "name");
-			if (!s)
-				return -1;
-			if (!*s || strlen(s) >= POLICY_NAME_MAX)
-				return fail(c, value, "name must be 1 to %d characters",
-					    POLICY_NAME_MAX - 1);
-			for (v = 0; s[v]; v++)
-				if (!isalnum((unsigned char)s[v]) && !strchr("._-", s[v]))
-					return fail(c, value, "name may only hold letters, digits, '.', '_' and '-'");
-			snprintf(p->name, sizeof(p->name), "%s", s);
+			parse_name(c, value, p);
 			break;
 		case KEY_mode:
-			if (parse_choice(c, value, "mode", modes, NULL, ARRAY_SIZE(modes), &v))
-				return -1;
-			p->audit = v == 1;
+			if (!parse_choice(c, value, "mode", modes, NULL, ARRAY_SIZE(modes), &v))
+				p->audit = v == 1;
 			break;
 		case KEY_default:
-			if (parse_choice(c, value, "default", defaults, NULL, ARRAY_SIZE(defaults),
-					 &v))
-				return -1;
-			p->default_deny = v == 1;
+			if (!parse_choice(c, value, "default", defaults, NULL, ARRAY_SIZE(defaults),
+					  &v))
+				p->default_deny = v == 1;
 			break;
 		case KEY_rules:
-			if (parse_rules(c, value, p))
-				return -1;
+			parse_rules(c, value, p);
 			break;
 		case KEY_self_protection:
-			if (parse_choice(c, value, "self_protection", switches, switch_values,
-					 ARRAY_SIZE(switches), &v))
-				return -1;
-			p->no_self_protection = !v;
+			if (!parse_choice(c, value, "self_protection", switches, switch_values,
+					  ARRAY_SIZE(switches), &v))
+				p->no_self_protection = !v;
 			break;
 		case NR_TOP_KEYS:
 			break;
 		}
 	}
 	if (!seen[KEY_name])
-		return fail(c, root, "the policy needs a 'name:'");
+		fail(c, root, "the policy needs a 'name:'");
 	if (!seen[KEY_rules])
-		return fail(c, root, "the policy needs 'rules:'");
-	return 0;
+		fail(c, root, "the policy needs 'rules:'");
+	return c->errors ? -1 : 0;
 }
 
 /*

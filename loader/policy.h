@@ -39,7 +39,7 @@ enum net_op { NET_SOCKET, NET_BIND, NET_CONNECT };
 struct policy_rule {
 	enum rule_kind kind;
 	bool deny;
-	unsigned int line;		/* where the rule starts, for messages */
+	unsigned int line, col;		/* where the rule starts, for messages */
 	union {
 		struct {		/* files, exec */
 			char path[POLICY_PATH_MAX];
@@ -72,7 +72,8 @@ struct policy {
 
 /*
  * Parse the policy in @path into @p. On error, returns -1 and writes
- * "PATH:LINE:COL: what is wrong" into @err; @p is then empty.
+ * "PATH:LINE:COL: what is wrong" into @err, for every error, one a line,
+ * as many as @errlen holds; @p is then empty.
  */
 int policy_parse_file(const char *path, struct policy *p, char *err, size_t errlen);
 /* The same, from a buffer; @name stands for the file in messages. */
@@ -81,5 +82,9 @@ int policy_parse(const char *name, const char *buf, size_t len, struct policy *p
 void policy_free(struct policy *p);
 
 const char *rule_kind_name(enum rule_kind kind);
+/* Values as a policy writes them: an AF_*, a SOCK_*, a CAP_* number; NULL for none. */
+const char *policy_family_name(int family);
+const char *policy_type_name(int type);
+const char *policy_cap_name(unsigned int cap);
 
 #endif /* LSMCTL_POLICY_H */

@@ -12,7 +12,6 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
-#include <getopt.h>
 #include <linux/magic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -60,17 +59,6 @@ struct probe {
 	bool can_global, can_cgroup, self_protection;
 	int status;
 };
-
-static const char help_probe[] =
-	"usage: lsmctl probe [-j]\n"
-	"What the running kernel offers lsmctl: whether BPF LSM is active (and the\n"
-	"lsm= boot parameter that would make it so), the kernel's BTF, cgroup v2\n"
-	"and the BPF filesystem, lsm_cgroup programs and their hook slots, which\n"
-	"of the engine's and of self-protection's hooks the kernel has, and what\n"
-	"each backend can do. Loads nothing. -j: one JSON object.\n"
-	"Exit status: 0 both backends can run; 3 only the global backend (no\n"
-	"lsm_cgroup programs); 4 neither (BPF LSM not active, or no BTF, cgroup v2\n"
-	"or BPF filesystem); 2 bad usage.\n";
 
 static bool is_fs(const char *path, long magic)
 {
@@ -153,12 +141,13 @@ static int btf_cgroup_slots(const struct btf *btf)
 }
 
 /*
- * Hook slots lsm_cgroup links take now, one per distinct hook; or -errno
- * when the links cannot be listed (EPERM: not root; ENOSYS: no bpf()).
+ * Hook slots lsm_cgroup links take now, one per distinct hook (their BTF
+ * ids in @hooks, MAX_SLOTS of them); or -errno when the links cannot be
+ * listed (EPERM: not root; ENOSYS: no bpf()).
  */
-static int slots_taken(void)
+static int slots_taken(__u32 *hooks)
 {
-	__u32 id = 0, hooks[MAX_SLOTS], len;
+	__u32 id = 0, len;
 	int n = 0, i, fd;
 
 	while (!bpf_link_get_next_id(id, &id)) {
@@ -192,6 +181,7 @@ static int slots_taken(void)
 
 static void probe_kernel(struct probe *p)
 {
+	__u32 taken[MAX_SLOTS];
 	struct btf *btf;
 	unsigned int h;
 
@@ -201,7 +191,7 @@ static void probe_kernel(struct probe *p)
 	p->btf_sysfs = !access(VMLINUX_BTF, R_OK);
 	p->cgroup2 = is_fs(CGROUP_ROOT, CGROUP2_SUPER_MAGIC);
 	p->bpffs = is_fs(BPFFS_ROOT, BPF_FS_MAGIC);
-	p->slots_taken = slots_taken();
+	p->slots_taken = slots_taken(taken);
 	p->bpf_errno = p->slots_taken < 0 ? -p->slots_taken : 0;
 
 	btf = btf__load_vmlinux_btf();
@@ -369,35 +359,10 @@ static void print_json(const struct probe *p)
 	       p->can_cgroup ? "true" : "false", p->can_global ? "true" : "false", p->status);
 }
 
-int cmd_probe(int argc, char **argv)
+int probe_report(bool json)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	struct probe p;
-	bool json = false;
-	int c;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "jh", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(help_probe, stdout);
-			return 0;
-		}
-		if (c != 'j') {
-			fprintf(stderr, "lsmctl: unknown option '%s'\n%s", argv[optind - 1],
-				help_probe);
-			return 2;
-		}
-		json = true;
-	}
-	if (optind < argc) {
-		fprintf(stderr, "lsmctl: probe takes no operands\n%s", help_probe);
-		return 2;
-	}
 	libbpf_set_print(NULL);	/* a missing BTF is reported, not logged */
 	probe_kernel(&p);
 	if (json)
@@ -405,6 +370,36 @@ int cmd_probe(int argc, char **argv)
 	else
 		print_text(&p);
 	return p.status;
+}
+
+void probe_slot_budget(__u64 hooks, struct slot_budget *b)
+{
+	__u32 taken[MAX_SLOTS];
+	struct btf *btf;
+	unsigned int h;
+	char name[128];
+	int i, id;
+
+	memset(b, 0, sizeof(*b));
+	b->needed = __builtin_popcountll(hooks);
+	b->taken = slots_taken(taken);
+	libbpf_set_print(NULL);	/* a missing BTF is said as no slots */
+	btf = btf__load_vmlinux_btf();
+	if (!btf)
+		return;
+	b->slots = btf_cgroup_slots(btf);
+	for (h = 0; h < LAB_NR_HOOKS && b->taken > 0; h++) {
+		if (!(hooks & (1ull << h)))
+			continue;
+		snprintf(name, sizeof(name), "bpf_lsm_%s", hook_name(h));
+		id = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
+		for (i = 0; id > 0 && i < b->taken; i++)
+			if (taken[i] == (__u32)id)
+				b->held++;
+	}
+	btf__free(btf);
+	b->fits = b->taken < 0 ? b->needed <= b->slots :
+		  b->needed - b->held <= b->slots - b->taken;
 }
 
 int cmd_version(int argc, char **argv)

@@ -3,12 +3,15 @@
 #ifndef LSMCTL_PROBE_H
 #define LSMCTL_PROBE_H
 
+#include <linux/types.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Exit status of probe when neither backend can run, and of apply and run without BPF LSM. */
 #define EXIT_NO_BPF_LSM 4
 
-int cmd_probe(int argc, char **argv);
+/* Print what the running kernel offers (text, or one JSON object); its exit status. */
+int probe_report(bool json);
 /*
  * 0 when BPF LSM is active in the running kernel, or securityfs cannot
  * say; else -ENOPKG, why and the lsm= line that would make it so in
@@ -16,5 +19,16 @@ int cmd_probe(int argc, char **argv);
  */
 int probe_bpf_lsm(char *err, size_t errlen);
 int cmd_version(int argc, char **argv);
+
+/* What a policy's hooks would take of the running kernel's lsm_cgroup hook slots. */
+struct slot_budget {
+	int slots;	/* in all; 0: no lsm_cgroup programs, or no BTF to tell */
+	int taken;	/* by lsm_cgroup links now; < 0: unknown (-errno: not root) */
+	int needed;	/* the policy's hooks */
+	int held;	/* of those, hooks that hold a slot already (shared, no new one) */
+	bool fits;	/* needed less held <= slots less taken (needed <= slots if unknown) */
+};
+
+void probe_slot_budget(__u64 hooks, struct slot_budget *b);
 
 #endif /* LSMCTL_PROBE_H */

@@ -82,7 +82,8 @@ cache_digest "$initrd"
 cache_digest tests/vm/run-vm.sh
 reused=0
 
-if [ "${HOST_TESTS:-1}" = 1 ]; then
+# (LIST=1 only lists the boots: it runs nothing)
+if [ "${HOST_TESTS:-1}" = 1 ] && [ "${LIST:-0}" != 1 ]; then
 	# Every file of the tree (tracked or not, unless ignored), the BTF the
 	# BPF objects are built against, and what harness.sh boots.
 	tree_digest=$(git ls-files -co --exclude-standard -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
@@ -138,7 +139,8 @@ boot() {
 # The boots to run, in the order of the boots file and the variants.
 todo=()
 for v in "${variants[@]}"; do
-	if [ ! -r "build/kernel/$v/bzImage" ]; then
+	# LIST=1 lists a variant's boots even before its kernel is built.
+	if [ ! -r "build/kernel/$v/bzImage" ] && [ "${LIST:-0}" != 1 ]; then
 		fail "$v: no kernel at build/kernel/$v/bzImage (make kernel-$v)"
 		continue
 	fi

@@ -359,7 +359,7 @@ struct lab_event {
 	__u8 addr[16];
 	char comm[LAB_COMM_LEN];
 	char name[LAB_NAME_LEN];	/* files: the dentry's name, cut short */
-	__u64 dir_ino;		/* files: the inode of the dentry's parent */
+	__u64 dir_ino;		/* files: the inode of the dentry's parent (rules by path, lsmctl learn) */
 };
 
 #endif /* LSMLAB_ENGINE_H */

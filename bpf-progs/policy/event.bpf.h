@@ -43,7 +43,7 @@ static __always_inline void event_fill(struct lab_event *e, __u64 policy_cgroup_
 		if (inode)
 			e->ino = BPF_CORE_READ(inode, i_ino);
 		e->dev = BPF_CORE_READ(dentry, d_sb, s_dev);
-		/* the name and its directory: what a rule by path is keyed by */
+		/* the name and its directory: a rule by path's key; a new name has no inode yet */
 		e->dir_ino = BPF_CORE_READ(dentry, d_parent, d_inode, i_ino);
 		bpf_probe_read_kernel_str(e->name, sizeof(e->name),
 					  BPF_CORE_READ(dentry, d_name.name));

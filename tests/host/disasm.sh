@@ -31,13 +31,16 @@ dispatchers() { # vmlinux -> "function count" lines
 		END { flush() }'
 }
 
+# a folder of this run's own: two runs at once must not share a list
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
 for v in stock lsm; do
 	vmlinux=build/kernel/$v/vmlinux
 	if [ ! -r "$vmlinux" ]; then
 		echo "not ok - $v: no $vmlinux"
 		continue
 	fi
-	dispatchers "$vmlinux" >"${TMPDIR:-/tmp}/disasm-$v.txt"
+	dispatchers "$vmlinux" >"$work/disasm-$v.txt"
 	total=0 excused=0 funcs=0 with=0
 	while read -r fn n; do
 		funcs=$((funcs + 1))
@@ -50,14 +53,14 @@ for v in stock lsm; do
 			n=$((n - 1))
 		fi
 		total=$((total + n))
-	done <"${TMPDIR:-/tmp}/disasm-$v.txt"
+	done <"$work/disasm-$v.txt"
 	echo "# $v: $funcs dispatching security_*() functions, $with with indirect calls, $total indirect call(s) to LSMs"
 	if [ "$v" = lsm ]; then
 		if [ "$total" -eq 0 ] && [ "$funcs" -gt 200 ]; then
 			echo "ok - lsm: no indirect call in $funcs LSM dispatchers"
 		else
 			echo "not ok - lsm: no indirect call in LSM dispatchers ($total found)"
-			awk '$2 > 0 { print "#   " $1 ": " $2 }' "${TMPDIR:-/tmp}/disasm-$v.txt"
+			awk '$2 > 0 { print "#   " $1 ": " $2 }' "$work/disasm-$v.txt"
 		fi
 	else
 		if [ "$total" -gt 200 ]; then

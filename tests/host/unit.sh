@@ -27,6 +27,14 @@ if ! gcc "${cflags[@]}" -Ibuild/bpf -o "$out/test_compile" \
 fi
 "$out/test_compile" 2>&1 | sed 's/^\(not \)\{0,1\}ok \([0-9]*\) - /&compile: /'
 
+if ! gcc "${cflags[@]}" -o "$out/test_draft" tests/unit/test_draft.c loader/draft.c \
+	loader/policy.c -lyaml -lcmocka 2>"$out/build.err"; then
+	echo "not ok - build the draft policies' unit tests"
+	sed 's/^/# /' "$out/build.err"
+	exit 1
+fi
+"$out/test_draft" 2>&1 | sed 's/^\(not \)\{0,1\}ok \([0-9]*\) - /&draft: /'
+
 if ! gcc "${cflags[@]}" -Ibuild/bpf -Iloader -o "$out/test_output" \
 	tests/unit/test_output.c $(ls loader/*.c | grep -v '/lsmctl\.c$') \
 	-lbpf -lyaml -lcmocka 2>"$out/build.err"; then
@@ -59,18 +67,36 @@ expect "check accepts the example" 0 "policy 'confine-shell', enforce, default a
 expect "check names FILE:LINE:COL of an error" 1 "$out/bad.yaml:4:20: unknown access 'fly'" -- \
 	check "$out/bad.yaml"
 expect "check of a missing file" 1 "No such file or directory" -- check "$out/missing.yaml"
-expect "check -j" 0 '^{"file":"loader/examples/confine-shell.yaml","policy":"confine-shell","mode":"enforce","default":"allow","rules":{"files":1,"network":1,"ptrace":1}}$' -- \
+expect "check -j" 0 '^{"file":"loader/examples/confine-shell.yaml","policy":"confine-shell","mode":"enforce","default":"allow","rules":{"files":1,"network":1,"ptrace":1},"hooks":\["file_open","socket_connect","socket_sendmsg","ptrace_access_check","ptrace_traceme"\],"warnings":\[.*\],"lsm_cgroup":{"hook_slots":[0-9]*,"slots_taken":\([0-9]*\|null\),"slots_needed":5,"slots_held":[0-9]*,"fits":\(true\|false\)}}$' -- \
 	check -j loader/examples/confine-shell.yaml
+printf 'name: x\nmode: strict\nrules:\n  - files: /a\n    access: [read, fly]\n    action: deny\n  - exec: %s/**\n    action: deny\n' "$PWD/README.md" >"$out/bad2.yaml"
+expect "check: every error, the parser's" 1 "$out/bad2.yaml:2:7: unknown mode 'strict'" -- check "$out/bad2.yaml"
+expect "check: every error, the parser's (the second)" 1 "$out/bad2.yaml:5:20: unknown access 'fly'" -- check "$out/bad2.yaml"
+printf 'name: x\nrules:\n  - files: /nonexistent/lab\n    access: read\n    action: deny\n  - exec: %s/**\n    action: deny\n  - ptrace: deny\n' "$PWD/README.md" >"$out/bad3.yaml"
+expect "check: every error, the compiler's" 1 "$out/bad3.yaml:6:5: $PWD/README.md/\*\* but .* is not a directory" -- check "$out/bad3.yaml"
+printf 'name: x\nrules:\n  - files: /nonexistent/lab\n    access: read\n    action: deny\n  - ptrace: deny\n' >"$out/warn.yaml"
+expect "check: a missing path is a warning" 0 "$out/warn.yaml:3:5: warning: /nonexistent/lab: No such file or directory" -- check "$out/warn.yaml"
+expect "check: the hooks a policy needs" 0 "^hooks: 3: file_open ptrace_access_check ptrace_traceme$" -- check "$out/warn.yaml"
+expect "check: whether they fit in lsm_cgroup's hook slots" 0 "^cgroup backend: .*\(fit\|no lsm_cgroup hook slots\)" -- check "$out/warn.yaml"
 expect "check -j: an error as JSON on stdout" 1 '^{"error":".*bad.yaml:4:20: unknown access .fly. (read, write, exec, create, unlink)"}$' -- check -j "$out/bad.yaml"
+expect "check -p: the same object, indented as bpftool -p" 0 '^    "policy": "confine-shell",$' -- \
+	check -p loader/examples/confine-shell.yaml
+expect "check -j: a usage error is JSON too, status 2" 2 '^{"error":"unknown or misplaced option .--bogus."}$' -- \
+	check -j --bogus loader/examples/confine-shell.yaml
 expect "diff --mode takes audit or enforce" 2 "mode 'x': audit or enforce" -- \
 	diff loader/examples/confine-shell.yaml --cgroup /sys/fs/cgroup/none --mode x
+expect "stats: -j or --prometheus, not both" 2 "-j or --prometheus, not both" -- stats -j --prometheus
+expect "learn takes a CMD" 2 "learn takes -- CMD" -- learn -o /dev/null
+expect "learn --cgroup needs --timeout" 2 "learn takes -- CMD" -- learn --cgroup /sys/fs/cgroup
+expect "learn: a CMD or a cgroup, not both" 2 "learn takes -- CMD" -- learn --cgroup /sys/fs/cgroup --timeout 1 -- true
+expect "learn --help" 0 "four or more files of one folder" -- learn --help
 expect "no command is a usage error" 2 "usage: lsmctl" --
 expect "--help" 0 "check FILE" -- --help
 expect "check --help" 0 "usage: lsmctl check FILE" -- check --help
 expect "--version" 0 "^lsmctl .* (lsm-lab)$" -- --version
 expect "probe --help gives its exit statuses" 0 "3 only the global backend" -- probe --help
 expect "probe takes no operands" 2 "probe takes no operands" -- probe x
-expect "probe has -j only" 2 "unknown option '-x'" -- probe -x
+expect "probe has -j only" 2 "unknown or misplaced option '-x'" -- probe -x
 
 # make install and uninstall, into a DESTDIR (nothing is run from there)
 dest=$out/destdir

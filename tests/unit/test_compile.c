@@ -347,10 +347,10 @@ static void test_create(void **state)
 
 	(void)state;
 	compile_error(y("name: t\nrules:\n  - files: %s\n    access: create\n    action: deny\n", file),
-		      y("t.yaml:3: create applies to a directory's subtree: write %s/**", file));
+		      y("t.yaml:3:5: create applies to a directory's subtree: write %s/**", file));
 	compile_error(y("name: t\nrules:\n  - ptrace: deny\n  - files: %s\n    access: [read, create]\n"
 			"    action: deny\n", dir),
-		      y("t.yaml:4: create applies to a directory's subtree: write %s/**", dir));
+		      y("t.yaml:4:5: create applies to a directory's subtree: write %s/**", dir));
 
 	compile_ok(y("name: t\nrules:\n  - files: %s/**\n    access: create\n    action: deny\n", dir));
 	e = entry(&dir_st);
@@ -379,20 +379,69 @@ static void test_missing_path(void **state)
 	(void)state;
 	compile_error("name: t\nrules:\n  - ptrace: deny\n  - files: /nonexistent/lab-unit\n"
 		      "    access: read\n    action: deny\n",
-		      "t.yaml:4: /nonexistent/lab-unit: No such file or directory"
+		      "t.yaml:4:5: /nonexistent/lab-unit: No such file or directory"
 		      " (paths are resolved when applied)");
 	compile_error("name: t\nrules:\n  - exec: /nonexistent/lab-unit/**\n    action: deny\n",
-		      "t.yaml:3: /nonexistent/lab-unit: No such file or directory"
+		      "t.yaml:3:5: /nonexistent/lab-unit: No such file or directory"
 		      " (paths are resolved when applied)");
+}
+
+/* Every rule in error is said, one a line, and nothing is compiled. */
+static void test_every_error(void **state)
+{
+	(void)state;
+	compile_error(y("name: t\nrules:\n  - files: /nonexistent/lab-unit\n    access: read\n"
+			"    action: deny\n  - ptrace: deny\n  - files: %s/**\n    access: read\n"
+			"    action: deny\n  - files: %s\n    access: create\n    action: deny\n",
+			file, dir),
+		      y("t.yaml:3:5: /nonexistent/lab-unit: No such file or directory"
+			" (paths are resolved when applied)\n"
+			"t.yaml:7:5: %s/** but %s is not a directory\n"
+			"t.yaml:10:5: create applies to a directory's subtree: write %s/**",
+			file, file, dir));
+}
+
+/* lsmctl check's compile: a missing path is a warning, its hooks counted. */
+static void test_check_warnings(void **state)
+{
+	const char *missing = "name: t\nrules:\n  - exec: /nonexistent/lab-unit\n"
+			      "    action: deny\n  - ptrace: deny\n";
+	const char *not_dir = y("name: t\nrules:\n  - files: %s/**\n    access: read\n"
+				"    action: deny\n", file);
+	char warnings[512];
+
+	(void)state;
+	compiled_free(&c);
+	if (policy_parse("t.yaml", missing, strlen(missing), &p, err, sizeof(err)))
+		fail_msg("the parse failed: %s", err);
+	p.no_self_protection = true;
+	assert_int_equal(policy_compile_check("t.yaml", &p, &c, warnings, sizeof(warnings), err,
+					      sizeof(err)), 0);
+	assert_string_equal(warnings, "t.yaml:3:5: warning: /nonexistent/lab-unit: No such file or"
+			    " directory: apply would refuse the policy");
+	assert_int_equal(c.n_files, 0);
+	assert_int_equal(c.n_rules, 2);
+	assert_int_equal(c.hooks, HOOKS_EXEC | BIT(LAB_HOOK_PTRACE_ACCESS) |
+			 BIT(LAB_HOOK_PTRACE_TRACEME));
+	policy_free(&p);
+	/* what is not a missing path is still an error */
+	compiled_free(&c);
+	if (policy_parse("t.yaml", not_dir, strlen(not_dir), &p, err, sizeof(err)))
+		fail_msg("the parse failed: %s", err);
+	assert_int_equal(policy_compile_check("t.yaml", &p, &c, warnings, sizeof(warnings), err,
+					      sizeof(err)), -1);
+	assert_string_equal(warnings, "");
+	assert_non_null(strstr(err, "is not a directory"));
+	policy_free(&p);
 }
 
 static void test_subtree_of_a_file(void **state)
 {
 	(void)state;
 	compile_error(y("name: t\nrules:\n  - files: %s/**\n    access: read\n    action: deny\n", file),
-		      y("t.yaml:3: %s/** but %s is not a directory", file, file));
+		      y("t.yaml:3:5: %s/** but %s is not a directory", file, file));
 	compile_error(y("name: t\nrules:\n  - mount: deny\n\n  - exec: %s/**\n    action: deny\n", file),
-		      y("t.yaml:5: %s/** but %s is not a directory", file, file));
+		      y("t.yaml:5:5: %s/** but %s is not a directory", file, file));
 }
 
 static void test_socket(void **state)
@@ -899,11 +948,11 @@ static void test_path_missing_dir(void **state)
 	(void)state;
 	compile_error(y("name: t\nrules:\n  - files: %s/nodir/name\n    access: read\n"
 			"    action: deny\n", dir),
-		      y("t.yaml:3: %s/nodir/name: No such file or directory"
+		      y("t.yaml:3:5: %s/nodir/name: No such file or directory"
 			" (paths are resolved when applied)", dir));
 	compile_error(y("name: t\nrules:\n  - files: %s/name\n    access: read\n"
 			"    action: deny\n", file),
-		      y("t.yaml:3: %s/name: %s is not a directory", file, file));
+		      y("t.yaml:3:5: %s/name: %s is not a directory", file, file));
 }
 
 static void test_glob(void **state)
@@ -938,7 +987,7 @@ static void test_glob(void **state)
 	for (i = 0; i <= LAB_GLOB_PATTERNS; i++)
 		snprintf(rules + strlen(rules), sizeof(rules) - strlen(rules),
 			 "  - files: %s/*.%d\n    access: read\n    action: deny\n", dir, i);
-	compile_error(rules, y("t.yaml:%d: %s/*.%d: more than %d globs in %s",
+	compile_error(rules, y("t.yaml:%d:5: %s/*.%d: more than %d globs in %s",
 			       3 + 3 * LAB_GLOB_PATTERNS, dir, LAB_GLOB_PATTERNS,
 			       LAB_GLOB_PATTERNS, dir));
 }
@@ -957,6 +1006,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_path_missing_dir, free_all),
 		cmocka_unit_test_teardown(test_glob, free_all),
 		cmocka_unit_test_teardown(test_subtree_of_a_file, free_all),
+		cmocka_unit_test_teardown(test_every_error, free_all),
+		cmocka_unit_test_teardown(test_check_warnings, free_all),
 		cmocka_unit_test_teardown(test_socket, free_all),
 		cmocka_unit_test_teardown(test_bind_connect, free_all),
 		cmocka_unit_test_teardown(test_net_limit, free_all),

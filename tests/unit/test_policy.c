@@ -198,7 +198,8 @@ static void test_unknown_keys(void **state)
 {
 	(void)state;
 	expect_exact("name: x\ncolour: red\nrules: []\n",
-		     "t.yaml:2:1: unknown key 'colour' (name, mode, default, rules, self_protection)");
+		     "t.yaml:2:1: unknown key 'colour' (name, mode, default, rules, self_protection)\n"
+		     "t.yaml:3:8: rules is empty");
 	expect_exact("name: x\nrules:\n  - files: /a\n    access: read\n    ports: 80\n    action: deny\n",
 		     "t.yaml:5:5: unknown key 'ports' in a files rule");
 	expect_exact("name: x\nrules:\n  - exec: /a\n    access: read\n    action: deny\n",
@@ -345,6 +346,32 @@ static void test_not_utf8(void **state)
 	policy_free(&p);
 }
 
+/* Every error is said, one a line, in the file's order; not only the first. */
+static void test_every_error(void **state)
+{
+	(void)state;
+	expect_exact("name: 'a b'\nmode: strict\nrules:\n"
+		     "  - files: /a\n    access: [read, fly]\n    action: deny\n"
+		     "  - ptrace: deny\n"
+		     "  - network: connect\n    ports: 80-22\n    action: deny\n"
+		     "  - ptrace: deny\n"
+		     "  - colour: red\n"
+		     "verbose: yes\n",
+		     "t.yaml:1:7: name may only hold letters, digits, '.', '_' and '-'\n"
+		     "t.yaml:2:7: unknown mode 'strict'\n"
+		     "t.yaml:5:20: unknown access 'fly' (read, write, exec, create, unlink)\n"
+		     "t.yaml:9:12: port range '80-22' ends before it starts\n"
+		     "t.yaml:11:5: the same rule as line 7\n"
+		     "t.yaml:12:5: a rule needs a kind: files, exec, network, ptrace, mount, "
+		     "module_load, signal or capability\n"
+		     "t.yaml:13:1: unknown key 'verbose' (name, mode, default, rules, self_protection)");
+	/* a rule's column, for check's messages */
+	assert_int_equal(parse("name: x\nrules:\n  - ptrace: deny\n  -   mount: deny\n"), 0);
+	assert_int_equal(p.rules[0].col, 5);
+	assert_int_equal(p.rules[1].col, 7);
+	policy_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -358,6 +385,7 @@ int main(void)
 		cmocka_unit_test(test_ports),
 		cmocka_unit_test(test_duplicates),
 		cmocka_unit_test(test_not_utf8),
+		cmocka_unit_test(test_every_error),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

@@ -75,3 +75,21 @@ each_backend() {
 	LAB_PREFIX="global: " "$0" global || _rc=1
 	exit $_rc
 }
+
+# expect_skips EXPECTED SKIPPED [WHY]: the skips in SKIPPED (a name a
+# line) are exactly the first fields of EXPECTED's lines ('#' comments);
+# WHY NAME prints why NAME was skipped when it was not expected to be.
+expect_skips() {
+	_want=$(grep -v -e '^#' -e '^$' "$1" | cut -d' ' -f1 | sort)
+	_have=$(sort "$2")
+	for _s in $_have; do
+		if echo "$_want" | grep -qx "$_s"; then
+			ok "$_s skipped, as expected-skips says: $(grep "^$_s " "$1" | cut -d' ' -f2-)"
+		else
+			not_ok "$_s skipped" "$(${3:-echo not in expected-skips} "$_s")"
+		fi
+	done
+	for _s in $_want; do
+		echo "$_have" | grep -qx "$_s" || not_ok "$_s is skipped, as expected-skips says" "it ran"
+	done
+}

@@ -4,7 +4,8 @@
  * tests, which have no other: each line of stdin must be one JSON value,
  * strings in valid UTF-8. Exit 0 when every line is (and there is one),
  * else 1, naming the line and column where it went wrong. -k KEY: also
- * require each line to have a member "KEY".
+ * require each line to have a member "KEY". -a: the whole input is a
+ * sequence of JSON values, each over as many lines as it likes (lsmctl -p).
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -160,14 +161,36 @@ static bool value(int depth)
 	}
 }
 
+/* -a: values, white space between them, and nothing else. */
+static int check_all(void)
+{
+	static char buf[1 << 20];
+	size_t len = fread(buf, 1, sizeof(buf) - 1, stdin);
+	int n = 0;
+
+	buf[len] = 0;
+	start = at = (const unsigned char *)buf;
+	for (skip_ws(); *at; skip_ws(), n++) {
+		if (!value(0)) {
+			fprintf(stderr, "json-check: byte %ld: not JSON\n", (long)(at - start) + 1);
+			return 1;
+		}
+	}
+	if (!n)
+		fprintf(stderr, "json-check: no input\n");
+	return n ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	const char *key = argc == 3 && !strcmp(argv[1], "-k") ? argv[2] : NULL;
 	char line[65536], want[256];
 	int n = 0;
 
+	if (argc == 2 && !strcmp(argv[1], "-a"))
+		return check_all();
 	if (argc != 1 && !key) {
-		fprintf(stderr, "usage: json-check [-k KEY] <LINES\n");
+		fprintf(stderr, "usage: json-check [-a | -k KEY] <LINES\n");
 		return 2;
 	}
 	snprintf(want, sizeof(want), "{\"%s\":", key ? key : "");

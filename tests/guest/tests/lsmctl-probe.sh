@@ -28,6 +28,8 @@ echo "$out" | sed 's/^/# /'
 json=$($L probe -j 2>&1)
 echo "# $json"
 has() { echo "$json" | grep -q "$1"; }
+pins() { ls -R /sys/fs/bpf 2>&1 | md5sum; }
+links() { bpftool link list 2>&1 | grep -c '^[0-9]*: '; }
 
 has "\"hook_slots\":$slots," && ok "$LAB_VARIANT: $slots lsm_cgroup hook slots" ||
 	not_ok "$LAB_VARIANT: $slots lsm_cgroup hook slots"
@@ -51,15 +53,17 @@ if [ $active = 0 ]; then
 	# apply and run refuse, changing nothing: attached, the programs would never run
 	mkdir -p $cg
 	printf 'name: probe\nself_protection: off\nrules:\n  - ptrace: deny\n' >/tmp/probe.yaml
-	pins() { ls -R /sys/fs/bpf 2>&1 | md5sum; }
 	for b in cgroup global; do
-		before=$(pins)
+		before=$(pins) links_before=$(links)
 		err=$($L apply /tmp/probe.yaml --cgroup $cg --backend $b 2>&1)
 		rc=$?
 		[ $rc -eq 4 ] && echo "$err" | grep -q "BPF LSM is not active.*boot with $want" &&
 			ok "$b: apply exits 4, saying to boot with $want" ||
 			not_ok "$b: apply exits 4, saying to boot with $want" "status $rc: $err"
 		[ "$(pins)" = "$before" ] && ok "$b: nothing pinned" || not_ok "$b: nothing pinned"
+		links_now=$(links)
+		[ "$links_now" = "$links_before" ] && ok "$b: no BPF link left ($links_now)" ||
+			not_ok "$b: no BPF link left" "$links_before, then $links_now"
 		$L show $cg >/dev/null 2>&1 && not_ok "$b: no policy on the cgroup" ||
 			ok "$b: no policy on the cgroup"
 	done
@@ -87,10 +91,14 @@ has '"backends":{"cgroup":true,"global":true},"status":0}' &&
 
 # A policy on the cgroup backend takes a slot for each of its hooks.
 taken() { $L probe -j | sed -n 's/.*"slots_taken":\([0-9]*\).*/\1/p'; }
-before=$(taken)
+before=$(taken) links_before=$(links)
 mkdir -p $cg
 printf 'name: probe\nself_protection: off\nrules:\n  - ptrace: deny\n' >/tmp/probe.yaml
 check "apply a ptrace rule (2 hooks) on the cgroup backend" $L apply /tmp/probe.yaml --cgroup $cg
+# the control of "no BPF link left" where BPF LSM is not active
+links_now=$(links)
+[ "$links_now" -gt "$links_before" ] && ok "apply made BPF links ($links_before, then $links_now)" ||
+	not_ok "apply made BPF links" "$links_before, then $links_now"
 now=$(taken)
 [ "$now" = $((before + 2)) ] && ok "2 more slots are taken ($before, then $now)" ||
 	not_ok "2 more slots are taken" "$before, then $now"

@@ -1,8 +1,8 @@
 #!/bin/sh
 # lsmctl for policy developers: diff and apply --dry-run say what would
 # change and change nothing; --mode overrides the file's mode; -j output
-# of apply, detach, diff, list, show, stats, events and of an error is
-# JSON (json-check, a strict reader); on each backend, or on $1 alone.
+# of apply, detach, diff, list, show, stats, events, run and of an error is
+# JSON, -p indented JSON (json-check, a strict reader); on each backend, or on $1 alone.
 . /lab/lib/lab.sh
 L=/lab/bin/lsmctl
 J=/lab/tests/json-check
@@ -34,6 +34,40 @@ json_ok() { # json_ok "what" KEY OUTPUT
 	if echo "$3" | $J -k "$2" 2>/tmp/wf-jc; then ok "$1: JSON with \"$2\""; else
 		not_ok "$1: JSON with \"$2\"" "$(cat /tmp/wf-jc)"; fi
 }
+
+# check: every error, warnings for missing paths, the hooks and the slot budget
+cat >/tmp/wf-bad.yaml <<'Y'
+name: wf bad
+rules:
+  - files: /tmp/wf-secret
+    access: [read, fly]
+    action: deny
+  - files: /tmp/wf-nonexistent
+    access: read
+    action: deny
+  - mount: sideways
+Y
+out=$($L check /tmp/wf-bad.yaml 2>&1)
+rc=$?
+echo "$out" | sed 's/^/# /'
+[ $rc -eq 1 ] && [ "$(echo "$out" | grep -c '^/tmp/wf-bad.yaml:[0-9]*:[0-9]*: ')" -eq 3 ] &&
+	ok "check: all three errors, FILE:LINE:COL each" || not_ok "check: all three errors, FILE:LINE:COL each" "status $rc"
+sed -i 's/name: wf bad/name: wf-bad/; s/, fly//; s/sideways/deny/' /tmp/wf-bad.yaml
+out=$($L check /tmp/wf-bad.yaml 2>&1)
+rc=$?
+echo "$out" | sed 's/^/# /'
+[ $rc -eq 0 ] && echo "$out" | grep -q "^/tmp/wf-bad.yaml:6:5: warning: /tmp/wf-nonexistent: No such file" &&
+	ok "check: a missing path is a warning, the policy valid" ||
+	not_ok "check: a missing path is a warning, the policy valid" "status $rc"
+echo "$out" | grep -q "^hooks: 5: file_open sb_mount move_mount sb_umount capable$" &&
+	ok "check: the hooks the policy needs" || not_ok "check: the hooks the policy needs"
+slots=$($L probe -j | sed -n 's/.*"hook_slots":\([0-9]*\).*/\1/p')
+if [ "${slots:-0}" -gt 0 ]; then
+	echo "$out" | grep -q "^cgroup backend: 5 hook slot(s), .*this kernel has $slots, [0-9]* taken: fits$" &&
+		ok "check: they fit in this kernel's $slots lsm_cgroup hook slots" ||
+		not_ok "check: they fit in this kernel's $slots lsm_cgroup hook slots"
+fi
+json_ok "check -j" lsm_cgroup "$($L check -j /tmp/wf-bad.yaml)"
 
 out=$($L apply -j /tmp/wf-a.yaml --cgroup $cg --backend $backend 2>&1)
 [ $? -eq 0 ] && ok "apply -j works" || not_ok "apply -j works" "$out"
@@ -89,6 +123,10 @@ bad=$(echo "$out" | grep -v '^# \(HELP\|TYPE\) lsmctl_[a-z_]* ' |
 	grep -Ev '^lsmctl_[a-z_]+(\{([a-z_]+="([^"\\]|\\.)*",?)+\})? [0-9]+(\.[0-9]+)?$')
 [ -z "$bad" ] && ok "stats --prometheus: every line a comment or a sample" ||
 	not_ok "stats --prometheus: every line a comment or a sample" "$bad"
+for m in $(echo "$out" | sed -n 's/^\(lsmctl_[a-z_]*\)[{ ].*/\1/p' | sort -u); do
+	echo "$out" | grep -q "^# TYPE $m \(counter\|gauge\)$" || bad="$bad $m"
+done
+[ -z "$bad" ] && ok "stats --prometheus: a TYPE for each metric" || not_ok "stats --prometheus: a TYPE for each metric" "$bad"
 echo "$out" | grep -E "^lsmctl_rule_hits_total\{cgroup=\"/wf-$backend\",policy=\"wf-b\",backend=\"$backend\",rule=\"1\",line=\"6\",text=\"files /tmp/wf-other read deny\"\} [1-9]" >/dev/null &&
 	ok "stats --prometheus: the denial of wf-other counted on its rule" ||
 	not_ok "stats --prometheus: the denial of wf-other counted on its rule" "$(echo "$out" | grep wf-b)"
@@ -104,6 +142,19 @@ out=$($L apply -j /tmp/wf-missing.yaml --cgroup $cg 2>/dev/null)
 rc=$?
 [ $rc -eq 1 ] && ok "apply -j of a missing file exits 1" || not_ok "apply -j of a missing file exits 1" "status $rc"
 json_ok "apply -j's error" error "$out"
+out=$($L show -p $cg)
+if echo "$out" | $J -a 2>/tmp/wf-jc && echo "$out" | grep -q '^    "rule_list": \[$'; then
+	ok "show -p: indented JSON"; else not_ok "show -p: indented JSON" "$(cat /tmp/wf-jc) $out"; fi
+out=$($L show -j $cg --bogus 2>/dev/null)
+rc=$?
+[ $rc -eq 2 ] && ok "a usage error with -j exits 2" || not_ok "a usage error with -j exits 2" "status $rc"
+json_ok "a usage error with -j" error "$out"
 out=$($L detach -j --cgroup $cg)
 json_ok "detach -j" detached "$out"
+out=$($L run -j /tmp/wf-a.yaml --backend $backend -- true)
+rc=$?
+[ $rc -eq 0 ] && ok "run -j works" || not_ok "run -j works" "status $rc"
+json_ok "run -j" applied "$(echo "$out" | head -n 1)"
+json_ok "run -j's last line" ran "$(echo "$out" | tail -n 1)"
+echo "$out" | tail -n 1 | grep -q '"status":0}$' && ok "run -j: CMD's status" || not_ok "run -j: CMD's status" "$out"
 rmdir $cg $ctl

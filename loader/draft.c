@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A draft policy from what a program was seen to do (see draft.h). */
+#define _GNU_SOURCE	/* vasprintf() */
+#include "draft.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+static const char *const access_names[] = { "read", "write", "exec", "create", "unlink" };
+#define N_ACCESS (sizeof(access_names) / sizeof(access_names[0]))
+
+static void add_comm(struct draft_rule *r, const char *comm)
+{
+	size_t i;
+
+	for (i = 0; i < DRAFT_COMMS && r->comms[i][0]; i++)
+		if (!strcmp(r->comms[i], comm))
+			return;
+	if (i == DRAFT_COMMS)
+		r->more_comms = true;
+	else
+		snprintf(r->comms[i], sizeof(r->comms[i]), "%s", comm);
+}
+
+/* A new rule at the end, zeroed but for @kind; NULL when out of memory. */
+static struct draft_rule *new_rule(struct draft *d, enum rule_kind kind)
+{
+	struct draft_rule *grown;
+
+	if (d->n_rules == d->cap) {
+		grown = realloc(d->rules, (d->cap ? d->cap * 2 : 16) * sizeof(*grown));
+		if (!grown)
+			return NULL;
+		d->rules = grown;
+		d->cap = d->cap ? d->cap * 2 : 16;
+	}
+	memset(&d->rules[d->n_rules], 0, sizeof(d->rules[0]));
+	d->rules[d->n_rules].kind = kind;
+	return &d->rules[d->n_rules++];
+}
+
+static struct draft_rule *find_file(struct draft *d, const char *path, bool subtree,
+				    unsigned int access)
+{
+	size_t i;
+
+	for (i = 0; i < d->n_rules; i++)
+		if (d->rules[i].kind == RULE_FILES && d->rules[i].subtree == subtree &&
+		    d->rules[i].access == access && !strcmp(d->rules[i].path, path))
+			return &d->rules[i];
+	return NULL;
+}
+
+/* One use more of @r by @comm. */
+static int used(struct draft_rule *r, const char *comm)
+{
+	r->count++;
+	add_comm(r, comm);
+	return 0;
+}
+
+int draft_file(struct draft *d, const char *path, bool subtree, unsigned int access,
+	       const char *comm)
+{
+	struct draft_rule *r = find_file(d, path, subtree, access);
+
+	if (!r) {
+		r = new_rule(d, RULE_FILES);
+		if (!r)
+			return -ENOMEM;
+		r->path = strdup(path);
+		if (!r->path) {
+			d->n_rules--;
+			return -ENOMEM;
+		}
+		r->subtree = subtree;
+		r->access = access;
+	}
+	return used(r, comm);
+}
+
+int draft_socket(struct draft *d, int family, int type, const char *comm)
+{
+	struct draft_rule *r;
+	size_t i;
+
+	for (i = 0; i < d->n_rules; i++) {
+		r = &d->rules[i];
+		if (r->kind == RULE_NETWORK && r->op == NET_SOCKET && r->family == family &&
+		    r->type == type)
+			return used(r, comm);
+	}
+	r = new_rule(d, RULE_NETWORK);
+	if (!r)
+		return -ENOMEM;
+	r->op = NET_SOCKET;
+	r->family = family;
+	r->type = type;
+	return used(r, comm);
+}
+
+int draft_net(struct draft *d, enum net_op op, int family, const uint8_t addr[16],
+	      unsigned int port, const char *comm)
+{
+	uint8_t none[16] = { 0 };
+	struct draft_rule *r;
+	size_t i;
+
+	if (family == AF_UNIX) {	/* no address or port to say */
+		addr = none;
+		port = 0;
+	}
+	for (i = 0; i < d->n_rules; i++) {
+		r = &d->rules[i];
+		if (r->kind == RULE_NETWORK && r->op == op && r->family == family &&
+		    r->port == port && !memcmp(r->addr, addr, sizeof(r->addr)))
+			return used(r, comm);
+	}
+	r = new_rule(d, RULE_NETWORK);
+	if (!r)
+		return -ENOMEM;
+	r->op = op;
+	r->family = family;
+	memcpy(r->addr, addr, sizeof(r->addr));
+	r->port = port;
+	return used(r, comm);
+}
+
+int draft_cap(struct draft *d, unsigned int cap, const char *comm)
+{
+	struct draft_rule *r;
+	size_t i;
+
+	if (cap >= 64 || !policy_cap_name(cap))
+		return draft_note(d, "capability %u (by %s): no name for it, no rule", cap, comm);
+	for (i = 0; i < d->n_rules; i++)
+		if (d->rules[i].kind == RULE_CAPABILITY && d->rules[i].caps == 1ull << cap)
+			return used(&d->rules[i], comm);
+	r = new_rule(d, RULE_CAPABILITY);
+	if (!r)
+		return -ENOMEM;
+	r->caps = 1ull << cap;
+	return used(r, comm);
+}
+
+void draft_fixed(struct draft *d, enum rule_kind kind, const char *comm)
+{
+	if (!d->fixed_seen[kind]++)
+		snprintf(d->fixed_comm[kind], sizeof(d->fixed_comm[kind]), "%s", comm);
+}
+
+int draft_note(struct draft *d, const char *fmt, ...)
+{
+	char *line, *grown;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&line, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	grown = realloc(d->notes, d->notes_len + n + 2);
+	if (!grown) {
+		free(line);
+		return -ENOMEM;
+	}
+	d->notes = grown;
+	memcpy(d->notes + d->notes_len, line, n);
+	d->notes_len += n;
+	d->notes[d->notes_len++] = '\n';
+	d->notes[d->notes_len] = 0;
+	free(line);
+	return 0;
+}
+
+/* @src's uses and names into @dst, which covers it; @src is removed. */
+static void fold_into(struct draft *d, struct draft_rule *dst, size_t src_index)
+{
+	struct draft_rule *src = &d->rules[src_index];
+	const char *name = strrchr(src->path, '/') + 1;
+	size_t i;
+
+	dst->count += src->count;
+	for (i = 0; i < DRAFT_COMMS && src->comms[i][0]; i++)
+		add_comm(dst, src->comms[i]);
+	dst->more_comms |= src->more_comms;
+	if (dst->n_folded < DRAFT_FOLDED)
+		dst->folded[dst->n_folded] = strdup(src->subtree ? src->path : name);
+	dst->n_folded += src->n_folded ? src->n_folded : 1;
+	free(src->path);
+	for (i = 0; i < DRAFT_FOLDED && i < src->n_folded; i++)
+		free(src->folded[i]);
+	d->rules[src_index] = d->rules[--d->n_rules];
+}
+
+/* Is @path @dir itself or below it? */
+static bool below(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (!strcmp(dir, "/"))
+		return true;
+	return !strncmp(path, dir, n) && (path[n] == '/' || !path[n]);
+}
+
+/* Files below a subtree rule whose access it has: left to it. */
+static bool absorb(struct draft *d)
+{
+	bool changed = false;
+	size_t i, j;
+
+	for (i = 0; i < d->n_rules; i++) {
+		struct draft_rule *s = &d->rules[i];
+
+		if (s->kind != RULE_FILES || !s->subtree)
+			continue;
+		for (j = 0; j < d->n_rules; j++) {
+			struct draft_rule *f = &d->rules[j];
+
+			if (j == i || f->kind != RULE_FILES || (f->access & ~s->access) ||
+			    !below(f->path, s->path) || (f->subtree && !strcmp(f->path, s->path)))
+				continue;
+			fold_into(d, s, j);
+			if (i == d->n_rules)	/* @s was the last: fold_into() moved it to j */
+				i = j;
+			s = &d->rules[i];
+			changed = true;
+			j = (size_t)-1;		/* the rules moved: look again */
+		}
+	}
+	return changed;
+}
+
+/* The folder of @path, in @buf ("/" for a file in the root). */
+static void folder_of(const char *path, char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = slash > path ? (size_t)(slash - path) : 1;
+
+	snprintf(buf, len, "%.*s", (int)n, path);
+}
+
+int draft_fold(struct draft *d, unsigned int min)
+{
+	char dir[POLICY_PATH_MAX], other[POLICY_PATH_MAX];
+	struct draft_rule *s;
+	unsigned int n;
+	bool changed = true;
+	size_t i, j;
+
+	while (changed) {
+		changed = absorb(d);
+		for (i = 0; i < d->n_rules && !changed; i++) {
+			if (d->rules[i].kind != RULE_FILES)
+				continue;
+			folder_of(d->rules[i].path, dir, sizeof(dir));
+			if (!strcmp(dir, "/"))
+				continue;	/* the root's subtree is everything */
+			for (j = 0, n = 0; j < d->n_rules; j++) {
+				if (d->rules[j].kind != RULE_FILES ||
+				    d->rules[j].access != d->rules[i].access)
+					continue;
+				folder_of(d->rules[j].path, other, sizeof(other));
+				n += !strcmp(dir, other);
+			}
+			if (n < min)
+				continue;
+			s = find_file(d, dir, true, d->rules[i].access);
+			if (!s) {
+				s = new_rule(d, RULE_FILES);
+				if (!s)
+					return -ENOMEM;
+				s->path = strdup(dir);
+				if (!s->path) {
+					d->n_rules--;
+					return -ENOMEM;
+				}
+				s->subtree = true;
+				s->access = d->rules[i].access;
+			}
+			changed = true;	/* absorb() folds the siblings into it */
+		}
+	}
+	return 0;
+}
+
+/* @s as a YAML single-quoted scalar. */
+static void yaml_quoted(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', f);
+		fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+/* The comment over a rule; @what before it, when the rule stands for several. */
+static void write_comment(FILE *f, const struct draft_rule *r, bool what)
+{
+	size_t i, n;
+
+	fprintf(f, "  # ");
+	for (i = 0, n = 0; what && i < N_ACCESS; i++)
+		if (r->access & (1u << i))
+			fprintf(f, "%s%s", n++ ? "," : "", access_names[i]);
+	if (what)
+		fprintf(f, ": ");
+	if (r->kind == RULE_CAPABILITY)
+		fprintf(f, "%s: ", policy_cap_name(__builtin_ctzll(r->caps)));
+	if (r->n_folded) {
+		fprintf(f, "folded: %u file(s) below %s (", r->n_folded, r->path);
+		for (i = 0; i < r->n_folded && i < DRAFT_FOLDED; i++)
+			fprintf(f, "%s%s", i ? ", " : "", r->folded[i] ? r->folded[i] : "?");
+		fprintf(f, "%s); ", r->n_folded > DRAFT_FOLDED ? ", ..." : "");
+	}
+	fprintf(f, "%lu time%s, by ", r->count, r->count == 1 ? "" : "s");
+	for (i = 0; i < DRAFT_COMMS && r->comms[i][0]; i++)
+		fprintf(f, "%s%s", i ? ", " : "", r->comms[i]);
+	fprintf(f, "%s\n", r->more_comms ? ", ..." : "");
+}
+
+/* @r, with @access (files: its own and the rules' it stands for too). */
+static void write_rule(FILE *f, const struct draft_rule *r, unsigned int access)
+{
+	static const char *const ops[] = { "socket", "bind", "connect" };
+	char addr[INET6_ADDRSTRLEN], text[POLICY_PATH_MAX + 4];
+	size_t i, n;
+
+	switch (r->kind) {
+	case RULE_FILES:
+		snprintf(text, sizeof(text), "%s%s", r->path,
+			 !r->subtree ? "" : strcmp(r->path, "/") ? "/**" : "**");
+		fprintf(f, access == ACCESS_EXEC ? "  - exec: " : "  - files: ");
+		yaml_quoted(f, text);
+		fprintf(f, "\n");
+		if (access != ACCESS_EXEC) {
+			fprintf(f, "    access: [");
+			for (i = 0, n = 0; i < N_ACCESS; i++)
+				if (access & (1u << i))
+					fprintf(f, "%s%s", n++ ? ", " : "", access_names[i]);
+			fprintf(f, "]\n");
+		}
+		break;
+	case RULE_NETWORK:
+		fprintf(f, "  - network: %s\n", ops[r->op]);
+		if (policy_family_name(r->family))
+			fprintf(f, "    family: %s\n", policy_family_name(r->family));
+		if (r->op == NET_SOCKET) {
+			if (policy_type_name(r->type))
+				fprintf(f, "    type: %s\n", policy_type_name(r->type));
+			break;
+		}
+		if (r->family == AF_INET || r->family == AF_INET6) {
+			inet_ntop(r->family, r->addr, addr, sizeof(addr));
+			snprintf(text, sizeof(text), "%s/%d", addr, r->family == AF_INET6 ? 128 : 32);
+			fprintf(f, "    cidr: ");
+			yaml_quoted(f, text);
+			fprintf(f, "\n    ports: %u\n", r->port);
+		}
+		break;
+	case RULE_CAPABILITY:
+		fprintf(f, "  - capability: %s\n", policy_cap_name(__builtin_ctzll(r->caps)));
+		break;
+	default:
+		break;
+	}
+	fprintf(f, "    action: allow\n");
+}
+
+/* Are @a and @b file rules on the same file, or the same folder's subtree? */
+static bool same_object(const struct draft_rule *a, const struct draft_rule *b)
+{
+	return a->kind == RULE_FILES && b->kind == RULE_FILES && a->subtree == b->subtree &&
+	       !strcmp(a->path, b->path);
+}
+
+/* Files first, by path; then network; then capabilities. */
+static int rule_order(const void *a, const void *b)
+{
+	const struct draft_rule *x = a, *y = b;
+
+	if (x->kind != y->kind)
+		return (int)x->kind - (int)y->kind;
+	if (x->kind == RULE_FILES)
+		return strcmp(x->path, y->path) ?: (int)x->access - (int)y->access;
+	if (x->kind == RULE_NETWORK && x->op != y->op)
+		return (int)x->op - (int)y->op;
+	return 0;
+}
+
+int draft_write(struct draft *d, FILE *f, const char *name, const char *header)
+{
+	static const enum rule_kind fixed[] = { RULE_PTRACE, RULE_MOUNT, RULE_MODULE_LOAD,
+						RULE_SIGNAL };
+	const char *line, *end;
+	size_t i, j, k;
+
+	qsort(d->rules, d->n_rules, sizeof(d->rules[0]), rule_order);
+	for (line = header; line && *line; line = end + (*end == '\n')) {
+		end = strchrnul(line, '\n');
+		fprintf(f, "# %.*s\n", (int)(end - line), line);
+	}
+	for (line = d->notes; line && *line; line = end + 1) {
+		end = strchr(line, '\n');
+		fprintf(f, "# - %.*s\n", (int)(end - line), line);
+	}
+	fprintf(f, "name: %s\nmode: enforce\ndefault: deny\nrules:\n", name);
+	for (i = 0; i < d->n_rules; i = j) {
+		unsigned int access = d->rules[i].access;
+
+		/* one rule for each file or folder: the accesses of those on it, a comment each */
+		for (j = i + 1; j < d->n_rules && same_object(&d->rules[i], &d->rules[j]); j++)
+			access |= d->rules[j].access;
+		for (k = i; k < j; k++)
+			write_comment(f, &d->rules[k], j - i > 1);
+		write_rule(f, &d->rules[i], access);
+	}
+	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+		if (d->fixed_seen[fixed[i]]) {
+			fprintf(f, "  # %s: used %lu time%s (by %s): left to the default, allowed\n",
+				rule_kind_name(fixed[i]), d->fixed_seen[fixed[i]],
+				d->fixed_seen[fixed[i]] == 1 ? "" : "s", d->fixed_comm[fixed[i]]);
+			continue;
+		}
+		fprintf(f, "  # %s: not used\n  - %s: deny\n", rule_kind_name(fixed[i]),
+			rule_kind_name(fixed[i]));
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+void draft_free(struct draft *d)
+{
+	size_t i, j;
+
+	for (i = 0; i < d->n_rules; i++) {
+		free(d->rules[i].path);
+		for (j = 0; j < DRAFT_FOLDED && j < d->rules[i].n_folded; j++)
+			free(d->rules[i].folded[j]);
+	}
+	free(d->rules);
+	free(d->notes);
+	memset(d, 0, sizeof(*d));
+}

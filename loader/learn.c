@@ -1,0 +1,623 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lsmctl learn (see learn.h). The command runs under a seed policy in
+ * audit mode with default: deny and, for each class of access, one allow
+ * rule that matches nothing it would do: default: deny closes only the
+ * classes that have an allow rule (POLICY.md), so every access of every
+ * class is reported, and none is denied. The events name files by device
+ * and inode (and their folder's inode): once the command has ended, a
+ * walk of the mounts those devices are mounted on names them.
+ */
+#define _GNU_SOURCE
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "apply.h"
+#include "cgroup.h"
+#include "draft.h"
+#include "errors.h"
+#include "learn.h"
+#include "output.h"
+#include "store.h"
+
+#define SEED_FILE "seed.yaml"
+#define MAX_NOTES 20	/* unresolved objects and self-protection said one by one */
+
+/*
+ * Allow rules on what the command will not touch: a folder of lsmctl's
+ * own (%s), a unix raw socket (which nothing makes), the discard prefix
+ * 100::/64, a capability to wake the machine from suspend. The four
+ * kinds that take no allow-list are denied, in audit mode: reported.
+ */
+static const char seed_policy[] =
+	"name: lsmctl-learn\n"
+	"mode: audit\n"
+	"default: deny\n"
+	"rules:\n"
+	"  - files: '%s/**'\n"
+	"    access: [read, write, exec, create, unlink]\n"
+	"    action: allow\n"
+	"  - network: socket\n"
+	"    family: unix\n"
+	"    type: raw\n"
+	"    action: allow\n"
+	"  - network: bind\n"
+	"    family: inet6\n"
+	"    cidr: '100::/128'\n"
+	"    ports: 9\n"
+	"    action: allow\n"
+	"  - network: connect\n"
+	"    family: inet6\n"
+	"    cidr: '100::/128'\n"
+	"    ports: 9\n"
+	"    action: allow\n"
+	"  - capability: wake_alarm\n"
+	"    action: allow\n"
+	"  - ptrace: deny\n"
+	"  - mount: deny\n"
+	"  - module_load: deny\n"
+	"  - signal: deny\n";
+
+/* What the walk looks for: a file by device and inode. */
+struct wanted {
+	__u32 dev;
+	__u64 ino;
+	char name[LAB_NAME_LEN];	/* the event's name for it: a hard link by that name wins */
+	char *path;			/* found */
+};
+
+struct learning {
+	__u64 cgroup_id;
+	struct lab_event *events;
+	size_t n_events, cap;
+	bool oom;
+	struct wanted *wanted;
+	size_t n_wanted;
+};
+
+static struct learning *walking;	/* nftw() has no argument for its callback */
+static __u32 walking_dev;
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static int on_event(void *data, void *raw, size_t size)
+{
+	struct learning *l = data;
+	const struct lab_event *e = raw;
+	struct lab_event *grown;
+
+	if (size < sizeof(*e) || e->policy_cgroup_id != l->cgroup_id)
+		return 0;
+	if (l->n_events == l->cap) {
+		grown = realloc(l->events, (l->cap ? l->cap * 2 : 256) * sizeof(*grown));
+		if (!grown) {
+			l->oom = true;
+			return 0;
+		}
+		l->events = grown;
+		l->cap = l->cap ? l->cap * 2 : 256;
+	}
+	l->events[l->n_events++] = *e;
+	return 0;
+}
+
+/* Look @dev:@ino up, or add it to what the walk is to find; NULL when out of memory. */
+static struct wanted *want(struct learning *l, __u32 dev, __u64 ino, const char *name)
+{
+	struct wanted *w;
+	size_t i;
+
+	for (i = 0; i < l->n_wanted; i++)
+		if (l->wanted[i].dev == dev && l->wanted[i].ino == ino)
+			return &l->wanted[i];
+	w = realloc(l->wanted, (l->n_wanted + 1) * sizeof(*w));
+	if (!w)
+		return NULL;
+	l->wanted = w;
+	w = &l->wanted[l->n_wanted++];
+	memset(w, 0, sizeof(*w));
+	w->dev = dev;
+	w->ino = ino;
+	snprintf(w->name, sizeof(w->name), "%s", name);
+	return w;
+}
+
+static struct wanted *found(struct learning *l, __u32 dev, __u64 ino)
+{
+	size_t i;
+
+	for (i = 0; i < l->n_wanted; i++)
+		if (l->wanted[i].dev == dev && l->wanted[i].ino == ino)
+			return l->wanted[i].path ? &l->wanted[i] : NULL;
+	return NULL;
+}
+
+static int on_walk(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	const char *name = path + ftw->base;
+	size_t i;
+
+	(void)flag;
+	for (i = 0; i < walking->n_wanted; i++) {
+		struct wanted *w = &walking->wanted[i];
+
+		if (w->dev != walking_dev || w->ino != st->st_ino)
+			continue;
+		/* a hard link named as the event names it, over any other */
+		if (w->path && strncmp(name, w->name, LAB_NAME_LEN - 1))
+			continue;
+		free(w->path);
+		w->path = strdup(path);
+	}
+	return 0;
+}
+
+/* A mountinfo field's octal escapes (\040 for a space) undone, in place. */
+static void unescape(char *s)
+{
+	char *out = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '7' && s[2] && s[3]) {
+			*out++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*out++ = *s;
+		}
+	}
+	*out = 0;
+}
+
+/* Filesystems whose files have no lasting name to give a rule. */
+static bool pseudo_fs(const char *type)
+{
+	static const char *const types[] = { "proc", "sysfs", "cgroup", "cgroup2", "bpf",
+					     "debugfs", "tracefs", "securityfs", "devpts",
+					     "mqueue", "configfs", "pstore", "binfmt_misc",
+					     "efivarfs", "selinuxfs", "fusectl", "autofs" };
+	size_t i;
+
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (!strcmp(type, types[i]))
+			return true;
+	return false;
+}
+
+/* Name what @l wants: walk each mount of a device it names, a filesystem each. */
+static void walk_mounts(struct learning *l)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096], point[PATH_MAX], type[64], *dash;
+	unsigned int maj, min;
+	size_t i;
+
+	if (!f)
+		return;
+	walking = l;
+	while (fgets(line, sizeof(line), f)) {
+		/* "ID PARENT MAJ:MIN ROOT POINT OPTIONS [TAGS] - TYPE SOURCE ..." */
+		dash = strstr(line, " - ");
+		if (!dash || sscanf(line, "%*u %*u %u:%u %*s %4095s", &maj, &min, point) != 3 ||
+		    sscanf(dash + 3, "%63s", type) != 1 || pseudo_fs(type))
+			continue;
+		walking_dev = LAB_MKDEV(maj, min);
+		for (i = 0; i < l->n_wanted; i++)
+			if (l->wanted[i].dev == walking_dev && !l->wanted[i].path)
+				break;
+		if (i == l->n_wanted)
+			continue;	/* nothing on it, or all of it named already */
+		unescape(point);
+		nftw(point, on_walk, 64, FTW_PHYS | FTW_MOUNT);
+	}
+	fclose(f);
+	walking = NULL;
+}
+
+/* Is @path there now, as the inode @ino? */
+static bool still(const char *path, __u64 ino)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && st.st_ino == ino;
+}
+
+/* Was a file named @name made in the folder @dir_ino during the run? */
+static bool made_here(const struct learning *l, const struct lab_event *e)
+{
+	size_t i;
+
+	for (i = 0; i < l->n_events; i++)
+		if (l->events[i].class == LAB_CREATE && l->events[i].dev == e->dev &&
+		    l->events[i].dir_ino == e->dir_ino &&
+		    !strncmp(l->events[i].name, e->name, LAB_NAME_LEN))
+			return true;
+	return false;
+}
+
+/* A note for a file event no rule could be made for, once for each file and class. */
+static int unresolved(struct draft *d, const struct learning *l, size_t index,
+		      unsigned long *n_unresolved)
+{
+	const struct lab_event *e = &l->events[index];
+	size_t i;
+
+	for (i = 0; i < index; i++)
+		if (l->events[i].class == e->class && l->events[i].dev == e->dev &&
+		    l->events[i].ino == e->ino && l->events[i].dir_ino == e->dir_ino &&
+		    !strncmp(l->events[i].name, e->name, LAB_NAME_LEN))
+			return 0;	/* said already */
+	if ((*n_unresolved)++ >= MAX_NOTES)
+		return 0;
+	return draft_note(d, "%s of '%.*s' (device %u:%u, inode %llu) by %.*s: no name found for "
+			  "it (a pseudo filesystem's, or gone with its folder): no rule",
+			  class_name(e->class), LAB_NAME_LEN, e->name, LAB_MAJOR(e->dev),
+			  LAB_MINOR(e->dev), (unsigned long long)e->ino, LAB_COMM_LEN, e->comm);
+}
+
+/*
+ * A file event as a rule: the file itself, when it is still there as the
+ * same inode and was not made during the run; else its folder's subtree
+ * (a file made again next time is a new inode). create and unlink are on
+ * a folder's subtree always.
+ */
+static int file_rule(struct draft *d, struct learning *l, size_t index,
+		     unsigned long *n_unresolved)
+{
+	const struct lab_event *e = &l->events[index];
+	const struct wanted *file = e->ino ? found(l, e->dev, e->ino) : NULL;
+	const struct wanted *dir = found(l, e->dev, e->dir_ino);
+	char comm[LAB_COMM_LEN + 1], folder[PATH_MAX];
+	unsigned int access = 1u << e->class;
+	const char *slash;
+
+	snprintf(comm, sizeof(comm), "%.*s", LAB_COMM_LEN, e->comm);
+	if (file && e->class != LAB_CREATE && e->class != LAB_UNLINK && !made_here(l, e) &&
+	    still(file->path, e->ino))
+		return draft_file(d, file->path, false, access, comm);
+	if (dir) {
+		snprintf(folder, sizeof(folder), "%s", dir->path);
+	} else if (file && (slash = strrchr(file->path, '/')) && slash > file->path) {
+		snprintf(folder, sizeof(folder), "%.*s", (int)(slash - file->path), file->path);
+	} else {
+		return unresolved(d, l, index, n_unresolved);
+	}
+	if (!strcmp(folder, "/"))	/* the root's subtree is every file: name the file */
+		return file ? draft_file(d, file->path, false, access, comm) :
+			      unresolved(d, l, index, n_unresolved);
+	return draft_file(d, folder, true, access, comm);
+}
+
+/* A self-protection report, as a note, once for each hook and object. */
+static int self_note(struct draft *d, const struct learning *l, size_t index,
+		     unsigned long *n_self)
+{
+	const struct lab_event *e = &l->events[index];
+	char object[128];
+	size_t i;
+
+	for (i = 0; i < index; i++)
+		if (l->events[i].rule == LAB_RULE_SELF && l->events[i].hook == e->hook &&
+		    l->events[i].ino == e->ino && l->events[i].number == e->number)
+			return 0;
+	if ((*n_self)++ >= MAX_NOTES)
+		return 0;
+	format_object(e, object, sizeof(object));
+	return draft_note(d, "self-protection would refuse %s %s by %.*s: the policy cannot "
+			  "allow it (self_protection: off can)", event_hook_name(e->hook), object,
+			  LAB_COMM_LEN, e->comm);
+}
+
+static int make_draft(struct learning *l, struct draft *d, struct learned *out)
+{
+	unsigned long n_self = 0;
+	char comm[LAB_COMM_LEN + 1];
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < l->n_events && !rc; i++) {
+		const struct lab_event *e = &l->events[i];
+
+		if (e->class < LAB_FILE_CLASSES) {
+			if ((e->ino && !want(l, e->dev, e->ino, e->name)) ||
+			    !want(l, e->dev, e->dir_ino, ""))
+				rc = -ENOMEM;
+		}
+	}
+	if (rc)
+		return rc;
+	walk_mounts(l);
+	for (i = 0; i < l->n_events && !rc; i++) {
+		const struct lab_event *e = &l->events[i];
+
+		snprintf(comm, sizeof(comm), "%.*s", LAB_COMM_LEN, e->comm);
+		if (e->rule == LAB_RULE_SELF || e->class == LAB_SELF) {
+			rc = self_note(d, l, i, &n_self);
+			continue;
+		}
+		switch (e->class) {
+		case LAB_SOCKET:
+			rc = draft_socket(d, e->family, (int)e->number, comm);
+			break;
+		case LAB_BIND:
+		case LAB_CONNECT:
+			rc = draft_net(d, e->class == LAB_BIND ? NET_BIND : NET_CONNECT, e->family,
+				       e->addr, e->port, comm);
+			break;
+		case LAB_CAPABILITY:
+			rc = draft_cap(d, e->number, comm);
+			break;
+		case LAB_PTRACE:
+			draft_fixed(d, RULE_PTRACE, comm);
+			break;
+		case LAB_MOUNT:
+			draft_fixed(d, RULE_MOUNT, comm);
+			break;
+		case LAB_MODULE_LOAD:
+			draft_fixed(d, RULE_MODULE_LOAD, comm);
+			break;
+		case LAB_SIGNAL:
+			draft_fixed(d, RULE_SIGNAL, comm);
+			break;
+		default:
+			if (e->class < LAB_FILE_CLASSES)
+				rc = file_rule(d, l, i, &out->unresolved);
+			break;
+		}
+	}
+	if (!rc && out->unresolved > MAX_NOTES)
+		rc = draft_note(d, "and %lu more file(s) with no name found", out->unresolved - MAX_NOTES);
+	if (!rc && n_self > MAX_NOTES)
+		rc = draft_note(d, "and %lu more self-protection report(s)", n_self - MAX_NOTES);
+	if (!rc && out->lost)
+		rc = draft_note(d, "%lu event(s) were lost (the ring was full): the draft may lack "
+				"rules; learn again", out->lost);
+	if (!rc)
+		rc = draft_fold(d, DRAFT_FOLD_MIN);
+	return rc;
+}
+
+/* The seed policy in a folder of its own, which its files rule is on; 0 or -errno. */
+static int write_seed(char *dir, size_t dirlen, char *file, size_t filelen, char *err,
+		      size_t errlen)
+{
+	FILE *f;
+
+	snprintf(dir, dirlen, "/tmp/lsmctl-learn-XXXXXX");
+	if (!mkdtemp(dir))
+		return errf(err, errlen, -errno, "mkdtemp %s: %s", dir, strerror(errno));
+	snprintf(file, filelen, "%s/" SEED_FILE, dir);
+	f = fopen(file, "we");
+	if (!f || fprintf(f, seed_policy, dir) < 0 || fclose(f)) {
+		int e = errno;
+
+		rmdir(dir);
+		return errf(err, errlen, -e, "write %s: %s", file, strerror(e));
+	}
+	return 0;
+}
+
+/* Run @cmd in the cgroup folder @cg and wait for it, reading events the while. */
+static int run_command(char **cmd, const char *cg, long timeout, struct ring_buffer *rb,
+		       int *status, char *err, size_t errlen)
+{
+	struct timespec start, now;
+	pid_t pid;
+	int rc;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return errf(err, errlen, -errno, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		cgroup_write(cg, "cgroup.procs", "0");
+		execvp(cmd[0], cmd);
+		fprintf(stderr, "lsmctl: learn %s: %s\n", cmd[0], strerror(errno));
+		_exit(127);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (;;) {
+		rc = waitpid(pid, status, WNOHANG);
+		if (rc == pid)
+			break;
+		ring_buffer__poll(rb, 100);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (interrupted || (timeout && now.tv_sec - start.tv_sec >= timeout)) {
+			kill(pid, SIGKILL);	/* cgroup.kill takes what it left */
+			while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+				;
+			break;
+		}
+	}
+	*status = WIFEXITED(*status) ? WEXITSTATUS(*status) : 128 + WTERMSIG(*status);
+	return 0;
+}
+
+/* Watch what runs in @cg for @timeout seconds (or until SIGINT). */
+static void watch(long timeout, struct ring_buffer *rb)
+{
+	struct timespec start, now;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	do {
+		ring_buffer__poll(rb, 100);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (!interrupted && (!timeout || now.tv_sec - start.tv_sec < timeout));
+}
+
+/* The events ring of every policy, read for @l; NULL with why in @err. */
+static struct ring_buffer *open_events(struct learning *l, int *fd, char *err, size_t errlen)
+{
+	struct ring_buffer *rb;
+
+	if (policies_open(false, err, errlen))
+		return NULL;
+	*fd = store_events_fd();
+	store_close();
+	if (*fd < 0) {
+		errf(err, errlen, *fd, "the events ring buffer: %s", strerror(-*fd));
+		return NULL;
+	}
+	rb = ring_buffer__new(*fd, on_event, l, NULL);
+	if (!rb) {
+		errf(err, errlen, -errno, "read the events ring buffer: %s", strerror(errno));
+		close(*fd);
+	}
+	return rb;
+}
+
+/* The draft's name: learned-CMD, as a policy name may be written. */
+static void draft_name(const struct learn_opts *o, char *buf, size_t len)
+{
+	const char *base = o->cmd ? strrchr(o->cmd[0], '/') : NULL;
+	size_t i;
+
+	snprintf(buf, len, "learned-%s", o->cmd ? (base ? base + 1 : o->cmd[0]) : "cgroup");
+	for (i = 0; buf[i]; i++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-",
+			    buf[i]))
+			buf[i] = '_';
+}
+
+static void header(const struct learn_opts *o, const struct learned *out, char *buf, size_t len)
+{
+	char when[64];
+	size_t n;
+	int i;
+
+	format_rfc3339((long long)time(NULL), 0, when, sizeof(when));
+	if (o->cmd) {
+		n = (size_t)snprintf(buf, len, "A draft policy lsmctl learn made at %s from a run of:",
+				     when);
+		for (i = 0; o->cmd[i] && n < len; i++)
+			n += (size_t)snprintf(buf + n, len - n, " %s", o->cmd[i]);
+		if (n < len)
+			n += (size_t)snprintf(buf + n, len - n, " (exit status %d)", out->status);
+	} else {
+		n = (size_t)snprintf(buf, len, "A draft policy lsmctl learn made at %s from %s, "
+				     "watched for %ld s", when, o->cgroup, o->timeout);
+	}
+	if (n < len)
+		snprintf(buf + n, len - n,
+			 "\nEach rule allows what it did, counted, with the programs that did it;\n"
+			 "default: deny denies the rest, in each class of access it allows something of\n"
+			 "(a class it never used stays open: add deny rules for those). Review it, then\n"
+			 "lsmctl check it and apply it (--mode audit first, to see what it would deny).");
+}
+
+int learn(const struct learn_opts *o, FILE *f, struct learned *out, char *err, size_t errlen)
+{
+	char dir[64], seed[128], cg[PATH_MAX], parent[PATH_MAX - 64], rel[META_PATH_MAX];
+	char name[POLICY_NAME_MAX], text[4096], pins[256];
+	struct apply_opts ao = { .backend = o->backend, .audit = -1 };
+	struct learning l = { 0 };
+	struct draft d = { 0 };
+	struct ring_buffer *rb = NULL;
+	struct applied a;
+	struct stored s;
+	bool made_cg = false, applied = false;
+	__u32 level;
+	int rc, fd = -1, tries;
+
+	memset(out, 0, sizeof(*out));
+	if (o->cgroup) {
+		snprintf(cg, sizeof(cg), "%s", o->cgroup);
+	} else {
+		if (cgroup_own(parent, sizeof(parent)))
+			return errf(err, errlen, -ENOENT, "/proc/self/cgroup: no cgroup2 entry");
+		snprintf(cg, sizeof(cg), "%s/lsmctl-learn-%d", parent, getpid());
+		if (mkdir(cg, 0755))
+			return errf(err, errlen, -errno, "mkdir %s: %s", cg, strerror(errno));
+		made_cg = true;
+	}
+	rc = cgroup_resolve(cg, &l.cgroup_id, &level, rel, sizeof(rel), err, errlen);
+	if (rc)
+		goto out;
+	policy_dir(l.cgroup_id, pins, sizeof(pins));
+	if (!stored_read(pins, &s)) {
+		stored_free(&s);
+		rc = errf(err, errlen, -EEXIST, "%s has a policy: learn would replace it, and "
+			  "detach it after; detach it first, or learn on a cgroup of its own", rel);
+		goto out;
+	}
+	rc = write_seed(dir, sizeof(dir), seed, sizeof(seed), err, errlen);
+	if (rc)
+		goto out;
+	rc = policy_apply(seed, cg, &ao, &a, err, errlen);
+	unlink(seed);
+	rmdir(dir);
+	if (rc)
+		goto out;
+	applied = true;
+	rb = open_events(&l, &fd, err, errlen);
+	if (!rb) {
+		rc = -EIO;
+		goto out;
+	}
+	signal(SIGINT, on_interrupt);
+	signal(SIGTERM, on_interrupt);
+	if (o->cmd) {
+		rc = run_command(o->cmd, cg, o->timeout, rb, &out->status, err, errlen);
+		if (rc)
+			goto out;
+		if (cgroup_kill(cg)) {
+			rc = errf(err, errlen, -EBUSY, "%s: tasks still running after cgroup.kill: "
+				  "the learning policy stays", cg);
+			applied = made_cg = false;
+			goto out;
+		}
+	} else {
+		watch(o->timeout, rb);
+	}
+	ring_buffer__consume(rb);
+	if (!stored_read(pins, &s)) {
+		out->lost = policy_lost(&s);
+		stored_free(&s);
+	}
+	out->events = l.n_events;
+	if (l.oom) {
+		rc = errf(err, errlen, -ENOMEM, "out of memory for the events");
+		goto out;
+	}
+	rc = make_draft(&l, &d, out);
+	if (rc) {
+		errf(err, errlen, rc, "make the draft: %s", strerror(-rc));
+		goto out;
+	}
+	out->rules = d.n_rules;
+	draft_name(o, name, sizeof(name));
+	header(o, out, text, sizeof(text));
+	rc = draft_write(&d, f, name, text);
+	if (rc)
+		errf(err, errlen, rc, "write the draft: %s", strerror(-rc));
+out:
+	if (rb)
+		ring_buffer__free(rb);
+	if (fd >= 0)
+		close(fd);
+	if (applied && policy_detach(cg, rel, sizeof(rel), text, sizeof(text)) && !rc)
+		rc = errf(err, errlen, -EIO, "%s", text);
+	for (tries = 0; made_cg && rmdir(cg) && errno == EBUSY && tries < 100; tries++)
+		usleep(50 * 1000);
+	while (l.n_wanted--)
+		free(l.wanted[l.n_wanted].path);
+	free(l.wanted);
+	free(l.events);
+	draft_free(&d);
+	return rc;
+}

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of lsmctl learn's draft policies (loader/draft.c), with cmocka. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <cmocka.h>
+
+#include "../../loader/draft.h"
+
+static struct draft d;
+static char text[16384];
+
+static int free_draft(void **state)
+{
+	(void)state;
+	draft_free(&d);
+	return 0;
+}
+
+/* The draft written, in @text; it must parse back as a policy. */
+static const char *written(void)
+{
+	FILE *f = fmemopen(text, sizeof(text), "w");
+	struct policy p;
+	char err[1024];
+
+	assert_non_null(f);
+	assert_int_equal(draft_write(&d, f, "t", "made by a test"), 0);
+	fclose(f);
+	if (policy_parse("draft.yaml", text, strlen(text), &p, err, sizeof(err)))
+		fail_msg("the draft does not parse: %s\n%s", err, text);
+	assert_true(p.default_deny);
+	assert_false(p.audit);
+	policy_free(&p);
+	return text;
+}
+
+static void expect_in(const char *want)
+{
+	if (!strstr(written(), want))
+		fail_msg("no '%s' in:\n%s", want, text);
+}
+
+static void expect_not_in(const char *unwanted)
+{
+	if (strstr(written(), unwanted))
+		fail_msg("'%s' in:\n%s", unwanted, text);
+}
+
+static void test_files_counted(void **state)
+{
+	(void)state;
+	assert_int_equal(draft_file(&d, "/etc/passwd", false, ACCESS_READ, "cat"), 0);
+	assert_int_equal(draft_file(&d, "/etc/passwd", false, ACCESS_READ, "sh"), 0);
+	assert_int_equal(draft_file(&d, "/etc/passwd", false, ACCESS_READ, "cat"), 0);
+	assert_int_equal(draft_file(&d, "/bin/busybox", false, ACCESS_EXEC, "sh"), 0);
+	assert_int_equal(draft_file(&d, "/tmp/out", true, ACCESS_CREATE | ACCESS_WRITE, "sh"), 0);
+	assert_int_equal(draft_fold(&d, DRAFT_FOLD_MIN), 0);
+	assert_int_equal(d.n_rules, 3);
+	expect_in("  # 3 times, by cat, sh\n  - files: '/etc/passwd'\n    access: [read]\n"
+		  "    action: allow\n");
+	expect_in("  # 1 time, by sh\n  - exec: '/bin/busybox'\n    action: allow\n");
+	expect_in("  - files: '/tmp/out/**'\n    access: [write, create]\n");
+	expect_in("# made by a test\nname: t\nmode: enforce\ndefault: deny\nrules:\n");
+}
+
+/* Rules on one file or folder are written as one, a comment for each access. */
+static void test_one_rule_a_file(void **state)
+{
+	(void)state;
+	assert_int_equal(draft_file(&d, "/tmp/helper.sh", false, ACCESS_EXEC, "work.sh"), 0);
+	assert_int_equal(draft_file(&d, "/tmp/helper.sh", false, ACCESS_EXEC, "work.sh"), 0);
+	assert_int_equal(draft_file(&d, "/tmp/helper.sh", false, ACCESS_READ, "helper.sh"), 0);
+	assert_int_equal(draft_file(&d, "/tmp/out", true, ACCESS_WRITE, "sh"), 0);
+	assert_int_equal(draft_file(&d, "/tmp/out", true, ACCESS_CREATE, "sh"), 0);
+	assert_int_equal(draft_fold(&d, DRAFT_FOLD_MIN), 0);
+	expect_in("  # read: 1 time, by helper.sh\n  # exec: 2 times, by work.sh\n"
+		  "  - files: '/tmp/helper.sh'\n    access: [read, exec]\n    action: allow\n");
+	expect_in("  # write: 1 time, by sh\n  # create: 1 time, by sh\n"
+		  "  - files: '/tmp/out/**'\n    access: [write, create]\n");
+}
+
+/* DRAFT_FOLD_MIN files of one folder with one access fold; fewer do not. */
+static void test_fold(void **state)
+{
+	static const char *const libs[] = { "liba.so", "libb.so", "libc.so", "libd.so", "libe.so" };
+	char path[64];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 5; i++) {
+		snprintf(path, sizeof(path), "/usr/lib/%s", libs[i]);
+		assert_int_equal(draft_file(&d, path, false, ACCESS_READ, i ? "cat" : "sh"), 0);
+	}
+	for (i = 0; i < DRAFT_FOLD_MIN - 1; i++) {
+		snprintf(path, sizeof(path), "/etc/file%zu", i);
+		assert_int_equal(draft_file(&d, path, false, ACCESS_READ, "cat"), 0);
+	}
+	/* one more in /usr/lib, written: another access, not folded with them */
+	assert_int_equal(draft_file(&d, "/usr/lib/cache", false, ACCESS_WRITE, "ldconfig"), 0);
+	assert_int_equal(draft_fold(&d, DRAFT_FOLD_MIN), 0);
+	expect_in("  # folded: 5 file(s) below /usr/lib (liba.so, libb.so, libc.so, libd.so, ...); "
+		  "5 times, by sh, cat\n  - files: '/usr/lib/**'\n    access: [read]\n");
+	expect_in("  - files: '/usr/lib/cache'\n    access: [write]\n");
+	expect_in("  - files: '/etc/file0'\n");
+	expect_not_in("/etc/**");
+	assert_int_equal(d.n_rules, 1 + 1 + DRAFT_FOLD_MIN - 1);
+}
+
+/* Never the root's subtree, which would be every file. */
+static void test_no_root_fold(void **state)
+{
+	char path[64];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 8; i++) {
+		snprintf(path, sizeof(path), "/file%zu", i);
+		assert_int_equal(draft_file(&d, path, false, ACCESS_READ, "cat"), 0);
+	}
+	assert_int_equal(draft_fold(&d, DRAFT_FOLD_MIN), 0);
+	assert_int_equal(d.n_rules, 8);
+	expect_not_in("'/**'");
+}
+
+/* Folded folders fold on up; a file below a subtree rule joins it when it has its access. */
+static void test_fold_up_and_absorb(void **state)
+{
+	char path[64];
+	size_t i, j;
+
+	(void)state;
+	for (i = 0; i < DRAFT_FOLD_MIN; i++)
+		for (j = 0; j < DRAFT_FOLD_MIN; j++) {
+			snprintf(path, sizeof(path), "/opt/app/m%zu/f%zu", i, j);
+			assert_int_equal(draft_file(&d, path, false, ACCESS_READ, "app"), 0);
+		}
+	assert_int_equal(draft_file(&d, "/opt/app/top", false, ACCESS_READ, "app"), 0);
+	assert_int_equal(draft_file(&d, "/opt/app/m0/log", false, ACCESS_READ | ACCESS_WRITE, "app"), 0);
+	assert_int_equal(draft_fold(&d, DRAFT_FOLD_MIN), 0);
+	/* m0..m3 fold into /opt/app/m?/..., those four into /opt/app's, with top */
+	expect_in("  - files: '/opt/app/**'\n    access: [read]\n");
+	expect_in("; 17 times, by app\n");
+	/* the log is written too: a rule of its own */
+	expect_in("  - files: '/opt/app/m0/log'\n    access: [read, write]\n");
+	assert_int_equal(d.n_rules, 2);
+}
+
+static void test_network_caps_fixed(void **state)
+{
+	uint8_t lo[16] = { 127, 0, 0, 1 }, v6[16] = { 0 };
+
+	(void)state;
+	v6[15] = 1;
+	assert_int_equal(draft_net(&d, NET_CONNECT, AF_INET, lo, 7777, "nc"), 0);
+	assert_int_equal(draft_net(&d, NET_CONNECT, AF_INET, lo, 7777, "nc"), 0);
+	assert_int_equal(draft_net(&d, NET_CONNECT, AF_INET6, v6, 80, "wget"), 0);
+	assert_int_equal(draft_net(&d, NET_CONNECT, AF_UNIX, lo, 0, "logger"), 0);
+	assert_int_equal(draft_socket(&d, AF_INET, SOCK_STREAM, "nc"), 0);
+	assert_int_equal(draft_cap(&d, 21, "mount"), 0);	/* CAP_SYS_ADMIN */
+	draft_fixed(&d, RULE_SIGNAL, "kill");
+	assert_int_equal(draft_note(&d, "%d event(s) lost", 3), 0);
+	assert_int_equal(draft_fold(&d, DRAFT_FOLD_MIN), 0);
+	expect_in("  # 2 times, by nc\n  - network: connect\n    family: inet\n"
+		  "    cidr: '127.0.0.1/32'\n    ports: 7777\n    action: allow\n");
+	expect_in("    family: inet6\n    cidr: '::1/128'\n    ports: 80\n");
+	expect_in("  - network: connect\n    family: unix\n    action: allow\n");
+	expect_in("  - network: socket\n    family: inet\n    type: stream\n");
+	expect_in("  # sys_admin: 1 time, by mount\n  - capability: sys_admin\n");
+	expect_in("  # signal: used 1 time (by kill): left to the default, allowed\n");
+	expect_not_in("- signal: deny");
+	expect_in("  # ptrace: not used\n  - ptrace: deny\n");
+	expect_in("  - mount: deny\n");
+	expect_in("  - module_load: deny\n");
+	expect_in("# made by a test\n# - 3 event(s) lost\n");
+}
+
+/* Paths YAML would read otherwise are quoted. */
+static void test_quoting(void **state)
+{
+	(void)state;
+	assert_int_equal(draft_file(&d, "/tmp/it's: #1", false, ACCESS_READ, "cat"), 0);
+	expect_in("  - files: '/tmp/it''s: #1'\n");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_files_counted, free_draft),
+		cmocka_unit_test_teardown(test_one_rule_a_file, free_draft),
+		cmocka_unit_test_teardown(test_fold, free_draft),
+		cmocka_unit_test_teardown(test_no_root_fold, free_draft),
+		cmocka_unit_test_teardown(test_fold_up_and_absorb, free_draft),
+		cmocka_unit_test_teardown(test_network_caps_fixed, free_draft),
+		cmocka_unit_test_teardown(test_quoting, free_draft),
+	};
+
+	cmocka_set_message_output(CM_OUTPUT_TAP);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
