@@ -408,8 +408,9 @@ static const char help_apply[] =
 	"or global (lsm/ programs for every task, which look PATH up in a map).\n"
 	"--mode overrides the file's mode. --dry-run compiles the policy as apply\n"
 	"would and says what it would change (as lsmctl diff), changing nothing.\n"
-	"--filler N adds N file rules that match nothing, for benchmarks of\n"
-	"cost against rule count.\n";
+	"--filler N adds N file rules by inode that match nothing (and N by path\n"
+	"when the policy has rules by path), for benchmarks of cost against rule\n"
+	"count.\n";
 
 /* Apply @file to @cgroup; 0, or EXIT_FAIL (EXIT_NO_BPF_LSM) having printed why. */
 static int apply_policy(const char *file, const char *cgroup, const struct apply_opts *ao)
