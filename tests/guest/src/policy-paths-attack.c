@@ -11,13 +11,17 @@
 #define _GNU_SOURCE
 #include <sys/mount.h>
 
+#include <fcntl.h>
+
 #include "lab_test.h"
 
 #define NLEN 64
 #define PLEN 192
+#define SCRATCH_DISK "/dev/vda"	/* run-vm.sh's ext4 scratch disk */
 
 static struct {
 	char a[NLEN], b[NLEN];	/* the policy on a; b is the sibling */
+	char c[NLEN];		/* the handle policy (no subtree rule to fail closed) */
 } cg;
 
 static struct {
@@ -27,9 +31,12 @@ static struct {
 	char keys[PLEN], key63[PLEN], key64[PLEN];	/* *.key denied */
 	char drop[PLEN];				/* exec of any name in it denied */
 	char run[PLEN], app[PLEN], app_old[PLEN], token[PLEN];
+	char disk[NLEN], disk_etc[PLEN], late[PLEN];	/* on ext4: dentries can go */
 } f;
 
-static struct lab_policy pol;
+static struct lab_policy pol, handle_pol;
+static struct file_handle *late_fh;
+static bool on_disk;
 
 static void make_names(void)
 {
@@ -38,6 +45,7 @@ static void make_names(void)
 
 	snprintf(cg.a, sizeof(cg.a), "ppa-%s-a", lab_backend);
 	snprintf(cg.b, sizeof(cg.b), "ppa-%s-b", lab_backend);
+	snprintf(cg.c, sizeof(cg.c), "ppa-%s-c", lab_backend);
 	snprintf(f.dir, sizeof(f.dir), "/tmp/ppa-%s", lab_backend);
 	snprintf(f.policies, sizeof(f.policies), "%s/policies", d);
 	snprintf(f.vault, sizeof(f.vault), "%s/vault", d);
@@ -57,6 +65,9 @@ static void make_names(void)
 	snprintf(f.app, sizeof(f.app), "%s/run/app", d);
 	snprintf(f.app_old, sizeof(f.app_old), "%s/run/app.old", d);
 	snprintf(f.token, sizeof(f.token), "%s/run/app/token", d);
+	snprintf(f.disk, sizeof(f.disk), "/tmp/ppa-%s-disk", lab_backend);
+	snprintf(f.disk_etc, sizeof(f.disk_etc), "%s/etc", f.disk);
+	snprintf(f.late, sizeof(f.late), "%s/etc/late", f.disk);
 }
 
 static int prepare_files(void)
@@ -75,7 +86,14 @@ static int prepare_files(void)
 			return errno;
 	for (i = 0; i < ARRAY_SIZE(files) && !err; i++)
 		err = put_str(files[i], "secret\n", 0644);
-	return err;
+	if (err)
+		return err;
+	/* the scratch disk run-vm.sh gives every guest, fresh: a tmpfs never evicts a dentry */
+	on_disk = !(mkdir(f.disk, 0755) && errno != EEXIST) &&
+		  !mount(SCRATCH_DISK, f.disk, "ext4", 0, NULL) &&
+		  !(mkdir(f.disk_etc, 0755) && errno != EEXIST);
+	tap_note("%s on %s: %s", f.disk, SCRATCH_DISK, on_disk ? "mounted" : strerror(errno));
+	return 0;
 }
 
 static int write_attack_policy(void)
@@ -106,6 +124,17 @@ static int write_attack_policy(void)
 		"    access: read\n"
 		"    action: deny\n",
 		f.dir);
+}
+
+/* Only the rule on a name that waits for its file: nothing climbs. */
+static int write_handle_policy(void)
+{
+	return write_policy(&handle_pol, f.policies, "ppa", "handle",
+		"rules:\n"
+		"  - files: %s\n"
+		"    access: read\n"
+		"    action: deny\n",
+		f.late);
 }
 
 /* --- probes ---------------------------------------------------------------- */
@@ -176,6 +205,30 @@ static int probe_swap_dir(const void *arg)
 	return 0;
 }
 
+/* Outside, before each probe: every unused dentry and inode dropped. */
+static void drop_caches(void)
+{
+	sync();
+	if (write_str("/proc/sys/vm/drop_caches", "2"))
+		tap_note("write 2 to drop_caches: %s", strerror(errno));
+}
+
+/* open_by_handle_at() of disk/etc/late, its dentry evicted: a disconnected dentry. */
+static int probe_handle(const void *arg)
+{
+	int mfd = open(f.disk, O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd, err;
+
+	(void)arg;
+	if (mfd < 0)
+		return errno;
+	fd = open_by_handle_at(mfd, late_fh, O_RDONLY | O_CLOEXEC);
+	err = fd < 0 ? errno : 0;
+	if (fd >= 0)
+		close(fd);
+	close(mfd);
+	return err;
+}
+
 /* @what has outcome @inside in cgroup a, and works from the sibling b. */
 static void expect_path(const char *what, int inside, probe_fn fn, const void *arg)
 {
@@ -219,9 +272,47 @@ static void test_attacks(void)
 		    EPERM, probe_read, f.token);
 }
 
+/* 4: a file put at a name after apply, opened by handle once its dentry is gone */
+static void test_handle(void)
+{
+	struct lab_cmd c;
+	int mount_id, err;
+
+	if (!on_disk) {
+		tap_result(1, "FINDING 4: open_by_handle_at # SKIP no scratch disk");
+		return;
+	}
+	lsmctl_apply(&c, &handle_pol, cg.c);
+	tap_result(c.status == 0, "lsmctl apply %s to %s (status %d)", handle_pol.name, cg.c,
+		   c.status);
+	if (c.status)
+		note_cmd(&c);
+	err = put_str(f.late, "late\n", 0644);
+	tap_result(!err, "outside: make disk/etc/late after apply (%s)", errname(err));
+	late_fh = malloc(sizeof(*late_fh) + MAX_HANDLE_SZ);
+	if (!late_fh)
+		return;
+	late_fh->handle_bytes = MAX_HANDLE_SZ;
+	if (name_to_handle_at(AT_FDCWD, f.late, late_fh, &mount_id, 0)) {
+		tap_result(0, "name_to_handle_at(%s): %s", f.late, strerror(errno));
+		return;
+	}
+	expect_errno(cg.c, EPERM, "read disk/etc/late by its path", probe_read, f.late);
+	probe_before = drop_caches;
+	expect_errno(cg.c, EPERM, "FINDING 4: open_by_handle_at() of disk/etc/late, its dentry "
+		     "evicted (a disconnected dentry has no name in a directory)", probe_handle, NULL);
+	control(cg.b, "open_by_handle_at() of disk/etc/late, its dentry evicted", probe_handle,
+		NULL);
+	probe_before = NULL;
+	lsmctl_detach(&c, cg.c);
+	tap_result(c.status == 0, "lsmctl detach %s (status %d)", cg.c, c.status);
+	free(late_fh);
+	late_fh = NULL;
+}
+
 static void cleanup(void)
 {
-	const char *const cgroups[] = { cg.a, cg.b };
+	const char *const cgroups[] = { cg.a, cg.b, cg.c };
 	struct lab_cmd c;
 	int left;
 
@@ -230,11 +321,13 @@ static void cleanup(void)
 	left = cgroups_remove(cgroups, ARRAY_SIZE(cgroups));
 	tap_result(!left, "the test's cgroups are removed (%d left)", left);
 	umount2(f.dir, MNT_DETACH);
+	if (on_disk)
+		umount2(f.disk, MNT_DETACH);
 }
 
 static int policy_paths_attack(void)
 {
-	const char *const cgroups[] = { cg.a, cg.b };
+	const char *const cgroups[] = { cg.a, cg.b, cg.c };
 	int err;
 
 	make_names();
@@ -243,11 +336,12 @@ static int policy_paths_attack(void)
 	err = prepare_files();
 	if (err)
 		tap_bail("prepare %s: %s", f.dir, errname(err));
-	if (write_attack_policy())
+	if (write_attack_policy() || write_handle_policy())
 		tap_bail("write the policy to %s: %s", f.policies, strerror(errno));
 	if (cgroups_make(cgroups, ARRAY_SIZE(cgroups)))
 		tap_bail("create the test cgroups: %s", strerror(errno));
 	test_attacks();
+	test_handle();
 	cleanup();
 	return tap_exit();
 }
