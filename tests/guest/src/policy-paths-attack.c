@@ -12,6 +12,7 @@
 #include <sys/mount.h>
 
 #include <fcntl.h>
+#include <sched.h>
 
 #include "lab_test.h"
 
@@ -22,6 +23,7 @@
 static struct {
 	char a[NLEN], b[NLEN];	/* the policy on a; b is the sibling */
 	char c[NLEN];		/* the handle policy (no subtree rule to fail closed) */
+	char d[NLEN];		/* the overlay policy (self-protection off: mounts allowed) */
 } cg;
 
 static struct {
@@ -32,9 +34,10 @@ static struct {
 	char drop[PLEN];				/* exec of any name in it denied */
 	char run[PLEN], app[PLEN], app_old[PLEN], token[PLEN];
 	char disk[NLEN], disk_etc[PLEN], late[PLEN];	/* on ext4: dentries can go */
+	char lower[PLEN], lower_secret[PLEN], empty[PLEN], ovl[PLEN], ovl_secret[PLEN];
 } f;
 
-static struct lab_policy pol, handle_pol;
+static struct lab_policy pol, handle_pol, ovl_pol;
 static struct file_handle *late_fh;
 static bool on_disk;
 
@@ -46,6 +49,7 @@ static void make_names(void)
 	snprintf(cg.a, sizeof(cg.a), "ppa-%s-a", lab_backend);
 	snprintf(cg.b, sizeof(cg.b), "ppa-%s-b", lab_backend);
 	snprintf(cg.c, sizeof(cg.c), "ppa-%s-c", lab_backend);
+	snprintf(cg.d, sizeof(cg.d), "ppa-%s-d", lab_backend);
 	snprintf(f.dir, sizeof(f.dir), "/tmp/ppa-%s", lab_backend);
 	snprintf(f.policies, sizeof(f.policies), "%s/policies", d);
 	snprintf(f.vault, sizeof(f.vault), "%s/vault", d);
@@ -65,6 +69,11 @@ static void make_names(void)
 	snprintf(f.app, sizeof(f.app), "%s/run/app", d);
 	snprintf(f.app_old, sizeof(f.app_old), "%s/run/app.old", d);
 	snprintf(f.token, sizeof(f.token), "%s/run/app/token", d);
+	snprintf(f.lower, sizeof(f.lower), "%s/lower", d);
+	snprintf(f.lower_secret, sizeof(f.lower_secret), "%s/lower/secret", d);
+	snprintf(f.empty, sizeof(f.empty), "%s/empty", d);
+	snprintf(f.ovl, sizeof(f.ovl), "%s/ovl", d);
+	snprintf(f.ovl_secret, sizeof(f.ovl_secret), "%s/ovl/secret", d);
 	snprintf(f.disk, sizeof(f.disk), "/tmp/ppa-%s-disk", lab_backend);
 	snprintf(f.disk_etc, sizeof(f.disk_etc), "%s/etc", f.disk);
 	snprintf(f.late, sizeof(f.late), "%s/etc/late", f.disk);
@@ -73,8 +82,8 @@ static void make_names(void)
 static int prepare_files(void)
 {
 	const char *const dirs[] = { f.policies, f.vault, f.etc, f.open_dir, f.keys, f.drop,
-				     f.run, f.app };
-	const char *const files[] = { f.priv, f.secret };
+				     f.run, f.app, f.lower, f.empty, f.ovl };
+	const char *const files[] = { f.priv, f.secret, f.lower_secret };
 	size_t i;
 	int err = 0;
 
@@ -135,6 +144,18 @@ static int write_handle_policy(void)
 		"    access: read\n"
 		"    action: deny\n",
 		f.late);
+}
+
+/* A denied file, under a policy that lets the cgroup mount. */
+static int write_ovl_policy(void)
+{
+	return write_policy(&ovl_pol, f.policies, "ppa", "ovl",
+		"self_protection: off\n"
+		"rules:\n"
+		"  - files: %s\n"
+		"    access: read\n"
+		"    action: deny\n",
+		f.lower_secret);
 }
 
 /* --- probes ---------------------------------------------------------------- */
@@ -203,6 +224,19 @@ static int probe_swap_dir(const void *arg)
 	if (rename(f.app, f.app_old) || mkdir(f.app, 0777))
 		return errno;
 	return 0;
+}
+
+/* In a mount namespace of its own: the denied file's directory as an overlay's lower layer. */
+static int probe_overlay(const void *arg)
+{
+	char opts[2 * PLEN + 16];
+
+	(void)arg;
+	snprintf(opts, sizeof(opts), "lowerdir=%s:%s", f.lower, f.empty);
+	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("ppa-ovl", f.ovl, "overlay", MS_RDONLY, opts))
+		return errno;
+	return try_open(f.ovl_secret);
 }
 
 /* Outside, before each probe: every unused dentry and inode dropped. */
@@ -310,9 +344,27 @@ static void test_handle(void)
 	late_fh = NULL;
 }
 
+/* 5: mounts allowed (self-protection off, no mount rule): the file through overlayfs */
+static void test_overlay(void)
+{
+	struct lab_cmd c;
+
+	lsmctl_apply(&c, &ovl_pol, cg.d);
+	tap_result(c.status == 0, "lsmctl apply %s to %s (status %d)", ovl_pol.name, cg.d,
+		   c.status);
+	if (c.status)
+		note_cmd(&c);
+	expect_errno(cg.d, EPERM, "read lower/secret by its path", probe_read, f.lower_secret);
+	expect_errno(cg.d, EPERM, "FINDING 5: read lower/secret through an overlay of lower/ "
+		     "(the engine sees the overlay's dentry)", probe_overlay, NULL);
+	control(cg.b, "read lower/secret through an overlay of lower/", probe_overlay, NULL);
+	lsmctl_detach(&c, cg.d);
+	tap_result(c.status == 0, "lsmctl detach %s (status %d)", cg.d, c.status);
+}
+
 static void cleanup(void)
 {
-	const char *const cgroups[] = { cg.a, cg.b, cg.c };
+	const char *const cgroups[] = { cg.a, cg.b, cg.c, cg.d };
 	struct lab_cmd c;
 	int left;
 
@@ -327,7 +379,7 @@ static void cleanup(void)
 
 static int policy_paths_attack(void)
 {
-	const char *const cgroups[] = { cg.a, cg.b, cg.c };
+	const char *const cgroups[] = { cg.a, cg.b, cg.c, cg.d };
 	int err;
 
 	make_names();
@@ -336,12 +388,13 @@ static int policy_paths_attack(void)
 	err = prepare_files();
 	if (err)
 		tap_bail("prepare %s: %s", f.dir, errname(err));
-	if (write_attack_policy() || write_handle_policy())
+	if (write_attack_policy() || write_handle_policy() || write_ovl_policy())
 		tap_bail("write the policy to %s: %s", f.policies, strerror(errno));
 	if (cgroups_make(cgroups, ARRAY_SIZE(cgroups)))
 		tap_bail("create the test cgroups: %s", strerror(errno));
 	test_attacks();
 	test_handle();
+	test_overlay();
 	cleanup();
 	return tap_exit();
 }
