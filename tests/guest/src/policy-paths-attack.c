@@ -316,6 +316,9 @@ static void test_handle(void)
 		tap_result(1, "FINDING 4: open_by_handle_at # SKIP no scratch disk");
 		return;
 	}
+	/* the disk outlives a backend's run: no file at the name at apply */
+	if (unlink(f.late) && errno != ENOENT)
+		tap_note("unlink %s: %s", f.late, strerror(errno));
 	lsmctl_apply(&c, &handle_pol, cg.c);
 	tap_result(c.status == 0, "lsmctl apply %s to %s (status %d)", handle_pol.name, cg.c,
 		   c.status);
