@@ -7,6 +7,11 @@
  * FINDING fail.
  *
  *   policy-paths-attack [--backend cgroup|global]
+ *
+ * Not in tests/boots until the findings are fixed (or accepted as limits
+ * and their lines turned into documented outcomes); run it with a boots
+ * file of its own holding the line
+ *   lsm  pathattack  lsm=landlock,lockdown,yama,bpf  policy-paths-attack
  */
 #define _GNU_SOURCE
 #include <sys/mount.h>
