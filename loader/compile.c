@@ -440,6 +440,68 @@ static int add_glob(struct compiled *c, __u32 dev, __u64 dir, const char *patter
 }
 
 /*
+ * Rules by path are keyed by their directory's inode: had a confined
+ * task renamed that directory, or one above it, away (or removed it) and
+ * made a new one at its path, they would stay with the old one. So
+ * each of these directories gets an unlink deny of rule @index on its
+ * inode: rename() and rmdir() of it are refused inside. Collected here,
+ * added after every rule of the policy (guard_dirs_add()): the policy's
+ * own rules on these inodes come first.
+ */
+static int guard_dirs(struct compiled *c, const char *dir, unsigned int index)
+{
+	char path[PATH_MAX], *slash;
+	struct file_entry *grown;
+	struct stat st;
+	size_t i;
+	__u32 dev;
+
+	if (!realpath(dir[0] ? dir : "/", path))
+		return -1;
+	while ((slash = strrchr(path, '/')) && slash[1]) {	/* "/" cannot be renamed */
+		if (path_kernel_dev(path, &st, &dev))
+			return -1;
+		for (i = 0; i < c->n_guards; i++)
+			if (c->guards[i].key.ino == st.st_ino && c->guards[i].key.dev == dev)
+				break;
+		if (i == c->n_guards) {
+			grown = realloc(c->guards, (c->n_guards + 1) * sizeof(*c->guards));
+			if (!grown)
+				return -1;
+			c->guards = grown;
+			memset(&grown[i], 0, sizeof(grown[i]));
+			grown[i].key.ino = st.st_ino;
+			grown[i].key.dev = dev;
+			grown[i].val.exact[LAB_UNLINK] = index + 1;
+			c->n_guards++;
+		}
+		slash[slash == path] = '\0';	/* "/tmp" -> "/": the loop ends there */
+	}
+	return 0;
+}
+
+/* The guarded directories' unlink denies, where the policy has no rule of its own. */
+static int guard_dirs_add(struct compiled *c)
+{
+	struct file_entry *grown;
+	size_t i;
+
+	if (!c->n_guards)
+		return 0;
+	grown = realloc(c->files, (c->n_files + c->n_guards) * sizeof(*c->files));
+	if (!grown)
+		return -1;
+	c->files = grown;
+	for (i = 0; i < c->n_guards; i++)
+		add_file(c, c->guards[i].key.ino, c->guards[i].key.dev, false, ACCESS_UNLINK, true,
+			 c->guards[i].val.exact[LAB_UNLINK] - 1);
+	/* (the rename hook also refuses links and renames onto allowed names: match_file()) */
+	c->hooks |= BIT(LAB_HOOK_INODE_LINK) | BIT(LAB_HOOK_INODE_RENAME) |
+		    BIT(LAB_HOOK_INODE_RMDIR);
+	return 0;
+}
+
+/*
  * A rule by path: its directory's inode and its name, and the inode of
  * the file there now, if any (a file renamed or linked elsewhere stays
  * covered; one put at the name later is covered by the name). A path
@@ -467,6 +529,9 @@ static int compile_path_rule(struct said *said, const struct policy_rule *r, uns
 		return missing(said, r, r->file.path);
 	if (!S_ISDIR(dir_st.st_mode))
 		return fail(said, r, "%s: %s is not a directory", r->file.path, path);
+	if (guard_dirs(c, path, index))
+		return fail(said, r, "%s: %s: %s", r->file.path, path[0] ? path : "/",
+			    strerror(errno));
 	if (r->file.glob) {
 		if (add_glob(c, dir_dev, dir_st.st_ino, name, access, r->deny, index))
 			return fail(said, r, "%s: more than %d globs in %s",
@@ -635,6 +700,8 @@ static int compile(struct said *said, const struct policy *p, struct compiled *c
 		fail(said, past, "%u bind and connect rules at most, not %zu", LAB_MAX_NET_RULES,
 		     c->n_nets);
 	}
+	if (!said->errors && guard_dirs_add(c))
+		fail(said, NULL, "out of memory");
 	if (said->errors) {
 		compiled_free(c);
 		return -1;
@@ -740,5 +807,6 @@ void compiled_free(struct compiled *c)
 	free(c->socks);
 	free(c->nets);
 	free(c->rules);
+	free(c->guards);
 	memset(c, 0, sizeof(*c));
 }

@@ -49,8 +49,9 @@ struct compiled {
 	struct lab_conf conf;		/* cgroup_id and level come later */
 	__u64 hooks;			/* a bit per enum lab_hook */
 	__u32 classes;			/* a bit per enum lab_class used */
-	size_t n_files, n_paths, n_globs, n_socks, n_nets, n_rules;
+	size_t n_files, n_paths, n_globs, n_socks, n_nets, n_rules, n_guards;
 	struct file_entry *files;
+	struct file_entry *guards;	/* rules by path's directories: compile.c */
 	struct path_entry *paths;
 	struct glob_entry *globs;
 	struct sock_entry *socks;
