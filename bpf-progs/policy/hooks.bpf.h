@@ -145,8 +145,9 @@ LAB_PROG(inode_symlink, struct inode *dir, struct dentry *dentry)
 }
 
 /*
- * A link or a rename: the old name's unlink, the new name's create, and
- * over a file, that file's unlink (what a rename replaces is removed).
+ * A link or a rename: the old name's unlink, the new name's create (and
+ * no allow by path on it: match_file()), and over a file, that file's
+ * unlink (what a rename replaces is removed).
  * One callback goes through them, so that the verifier sees check() once.
  */
 struct move_ctx {
@@ -161,6 +162,7 @@ static long move_step(__u32 i, void *data)
 	struct lab_req req = {
 		.hook = m->hook,
 		.class = i == 1 ? LAB_CREATE : LAB_UNLINK,
+		.onto = i == 1,
 		.dentry = i ? m->new : m->old,
 	};
 

@@ -34,6 +34,19 @@ struct walk_ctx {
 };
 
 /*
+ * A dentry that is its own parent: is it a filesystem's root, or one with
+ * nothing above it by nature (a pipe, a socket, a memfd: internal mounts,
+ * which no path names)? Any other (open_by_handle_at() of a file whose
+ * dentry was evicted gives a disconnected one) has lost its path.
+ */
+static __always_inline int top_by_nature(struct dentry *d)
+{
+	struct super_block *sb = d->d_sb;
+
+	return sb && (sb->s_root == d || (sb->s_flags & SB_KERNMOUNT));
+}
+
+/*
  * The hooks' arguments are BTF-typed: fields are loaded directly (one
  * instruction each, a fault reads as 0) rather than through
  * bpf_probe_read_kernel(), a helper call of some hundred instructions.
@@ -43,7 +56,6 @@ static long walk_step(__u32 i, void *data)
 	struct walk_ctx *w = data;
 	struct dentry *d = w->d, *parent;
 	struct inode *inode = d->d_inode;
-	struct super_block *sb;
 	__u64 c = w->class;
 
 	barrier_var(c);	/* inlined, clang drops the check the verifier needs */
@@ -72,15 +84,8 @@ static long walk_step(__u32 i, void *data)
 	}
 	parent = d->d_parent;
 	if (!parent || parent == d) {
-		/*
-		 * The top. The filesystem's root, or a dentry with nothing
-		 * above it by nature (a pipe, a socket, a memfd: internal
-		 * mounts, which no path names): the climb is complete. Any
-		 * other (open_by_handle_at() of a file whose dentry was
-		 * evicted gives a disconnected one) leaves the climb short.
-		 */
-		sb = d->d_sb;
-		w->done = sb && (sb->s_root == d || (sb->s_flags & SB_KERNMOUNT));
+		/* the top: complete there by nature, short at a disconnected dentry */
+		w->done = top_by_nature(d);
 		return 1;
 	}
 	w->d = parent;
@@ -100,9 +105,10 @@ struct name_ctx {
 	const struct lab_glob_val *globs;
 	__u64 name[LAB_PATH_NAME_LEN / 8];	/* zero-padded */
 	__u16 rule;
-	__u8 len;		/* the name's */
+	__u8 len;		/* the name's; 0 when longer than any rule's */
 	__u8 class;
 	__u8 deny;		/* (bytes: the global backend's stack is 512 all told) */
+	__u8 onto;		/* the rule of any class that allows, not the class's */
 };
 
 /* Does the name in @n match glob @g: PREFIX*SUFFIX? */
@@ -123,22 +129,48 @@ static __always_inline int glob_match(const struct name_ctx *n, const struct lab
 	return 1;
 }
 
+/* The first class's rule in @rule that allows (@deny: a bit per class), or none. */
+static __always_inline __u16 allowing_rule(const __u16 *rule, __u8 deny)
+{
+	__u16 found = LAB_RULE_NONE;
+	int k;
+
+#pragma unroll
+	for (k = LAB_FILE_CLASSES - 1; k >= 0; k--)
+		if (rule[k] && !((deny >> k) & 1))
+			found = rule[k];
+	return found;
+}
+
 static long glob_step(__u32 i, void *data)
 {
 	struct name_ctx *n = data;
 	const struct lab_glob_val *v = n->globs;
 	const struct lab_glob *g;
 	__u64 c = n->class, k = i;
+	__u16 rule;
+	__u8 deny;
 
 	barrier_var(c);
 	if (!v || i >= v->n || i >= LAB_GLOB_PATTERNS || c >= LAB_FILE_CLASSES)
 		return 1;
 	barrier_var(k);		/* or clang drops the mask, which the verifier needs */
 	g = &v->pattern[k & (LAB_GLOB_PATTERNS - 1)];
-	if (!g->rule[c] || !glob_match(n, g))
+	if (n->onto) {
+		rule = allowing_rule(g->rule, g->deny);
+		deny = 1;
+	} else {
+		rule = g->rule[c];
+		deny = (g->deny >> c) & 1;
+	}
+	/*
+	 * A name longer than any pattern is compared with (n->len 0): the
+	 * class's deny globs take it (fail closed), the allow globs do not.
+	 */
+	if (!rule || !(n->len ? glob_match(n, g) : deny && !n->onto))
 		return 0;
-	n->rule = g->rule[c];
-	n->deny = (g->deny >> c) & 1;
+	n->rule = rule;
+	n->deny = deny;
 	return 1;
 }
 
@@ -157,37 +189,49 @@ static __always_inline int same_name(const struct lab_path_val *v, const struct 
 /*
  * The rule by path for @dentry: its name's own (path_rules), else the
  * first glob of its directory that matches (glob_rules); LAB_RULE_NONE
- * when neither has one, or the name is longer than any rule's.
+ * when neither has one. A name longer than any rule's is matched by
+ * the directory's deny globs of the class only. A disconnected dentry
+ * (its name in a directory lost) gives LAB_RULE_NONE with *deny set:
+ * it may be any name, a denied one too.
+ *
+ * @onto: link() and rename() onto @dentry: the rule by path, of any
+ * class, that allows, with *deny set (match_file()).
  */
 static __always_inline __u16 match_name(__u32 policy, const struct lab_conf *conf,
-					struct dentry *dentry, __u32 dev, __u32 c, __u8 *deny)
+					struct dentry *dentry, __u32 dev, __u32 c, __u8 onto,
+					__u8 *deny)
 {
-	struct name_ctx n = { .class = c };
+	struct name_ctx n = { .class = c, .onto = onto };
 	struct dentry *parent = dentry->d_parent;
 	struct lab_path_val *v;
 	struct inode *dir;
 	__u32 size;
+	__u16 rule;
 	__u64 i = c;
 
-	if (!parent || parent == dentry)
-		return LAB_RULE_NONE;	/* a filesystem's root: no name in a directory */
+	if (!parent || parent == dentry) {
+		*deny = !top_by_nature(dentry);	/* a filesystem's root has no name */
+		return LAB_RULE_NONE;
+	}
 	dir = parent->d_inode;
 	size = dentry->d_name.len;
-	if (!dir || !size || size >= LAB_PATH_NAME_LEN)
-		return LAB_RULE_NONE;	/* no rule names a name this long */
-	n.len = size;
+	if (!dir || !size)
+		return LAB_RULE_NONE;
 	n.key.policy = policy;
 	n.key.dev = dev;
 	n.key.dir = dir->i_ino;
-	size = n.len;
-	barrier_var(size);	/* clang drops the mask the verifier needs: len < 64 above */
-	if (bpf_probe_read_kernel(n.name, size & (LAB_PATH_NAME_LEN - 1),
-				  BPF_CORE_READ(dentry, d_name.name)))
-		return LAB_RULE_NONE;
 	barrier_var(i);
 	if (i >= LAB_FILE_CLASSES)
 		return LAB_RULE_NONE;
-	if ((conf->file_path >> i) & 1) {
+	if (size < LAB_PATH_NAME_LEN) {
+		n.len = size;
+		size = n.len;
+		barrier_var(size);	/* clang drops the mask the verifier needs: len < 64 above */
+		if (bpf_probe_read_kernel(n.name, size & (LAB_PATH_NAME_LEN - 1),
+					  BPF_CORE_READ(dentry, d_name.name)))
+			return LAB_RULE_NONE;
+	}
+	if (n.len && (onto ? conf->file_path : (conf->file_path >> i) & 1)) {
 		__u64 h = LAB_NAME_HASH_SEED;
 		__u32 k;
 
@@ -195,12 +239,15 @@ static __always_inline __u16 match_name(__u32 policy, const struct lab_conf *con
 			h = lab_name_hash_step(h, n.name[k]);
 		n.key.hash = lab_name_hash_step(h, n.len);
 		v = bpf_map_lookup_elem(&path_rules, &n.key);
-		if (v && v->rule[i] && same_name(v, &n)) {
-			*deny = (v->deny >> i) & 1;
-			return v->rule[i];
+		if (v && same_name(v, &n)) {
+			rule = onto ? allowing_rule(v->rule, v->deny) : v->rule[i];
+			if (rule) {
+				*deny = onto || ((v->deny >> i) & 1);
+				return rule;
+			}
 		}
 	}
-	if ((conf->file_glob >> i) & 1) {
+	if (onto ? conf->file_glob : (conf->file_glob >> i) & 1) {
 		/* the path key starts with the glob key's fields: stack is short */
 		_Static_assert(__builtin_offsetof(struct lab_path_key, dir) ==
 			       __builtin_offsetof(struct lab_glob_key, dir) &&
@@ -214,6 +261,26 @@ static __always_inline __u16 match_name(__u32 policy, const struct lab_conf *con
 		}
 	}
 	return LAB_RULE_NONE;
+}
+
+/* The inode's own rule of class @c (not its subtree's), or LAB_RULE_NONE. */
+static __always_inline __u16 own_rule(__u32 policy, struct dentry *dentry, __u32 dev, __u32 c,
+				      __u8 *deny)
+{
+	struct inode *inode = dentry->d_inode;
+	struct lab_file_key key = { .policy = policy, .dev = dev };
+	struct lab_file_val *v;
+	__u64 i = c;
+
+	if (!inode)
+		return LAB_RULE_NONE;
+	key.ino = inode->i_ino;
+	v = bpf_map_lookup_elem(&file_rules, &key);
+	barrier_var(i);
+	if (!v || i >= LAB_FILE_CLASSES || !v->exact[i])
+		return LAB_RULE_NONE;
+	*deny = (v->exact_deny >> i) & 1;
+	return v->exact[i];
 }
 
 /*
@@ -237,20 +304,7 @@ static __always_inline __u16 match_inode(__u32 policy, const struct lab_conf *co
 		}
 	} else if ((conf->file_exact >> c) & 1) {
 		/* rules on inodes only: the object's own is the only one */
-		struct inode *inode = dentry->d_inode;
-		struct lab_file_key key = { .policy = policy, .dev = dev };
-		struct lab_file_val *v;
-		__u64 i = c;
-
-		if (!inode)
-			return LAB_RULE_NONE;
-		key.ino = inode->i_ino;
-		v = bpf_map_lookup_elem(&file_rules, &key);
-		barrier_var(i);
-		if (!v || i >= LAB_FILE_CLASSES || !v->exact[i])
-			return LAB_RULE_NONE;
-		*deny = (v->exact_deny >> i) & 1;
-		return v->exact[i];
+		return own_rule(policy, dentry, dev, c, deny);
 	}
 	*deny = w.deny;
 	return w.rule;
@@ -259,23 +313,40 @@ static __always_inline __u16 match_inode(__u32 policy, const struct lab_conf *co
 /*
  * The rule for @req, or LAB_RULE_NONE: by path first (the name's own,
  * then a glob), then by inode (the inode's own, then the nearest
- * subtree). Two steps, whose stack the compiler can share.
+ * subtree). An allow by path yields to a deny on the inode itself: a
+ * name is where a file is, the inode which file it is. Two steps, whose
+ * stack the compiler can share.
+ *
+ * link() and rename() onto a name (req->onto) that a rule by path allows
+ * are denied by that rule: only what is put there from outside gets the
+ * name's allow. (No create rule is by path: the class's own by inode.)
  */
 static __always_inline __u16 match_file(__u32 policy, const struct lab_conf *conf,
 					const struct lab_req *req, __u8 *deny)
 {
 	struct dentry *dentry = req->dentry;
-	__u32 c = req->class, dev;
-	__u16 rule;
+	__u32 c = req->class, dev, by_name = conf->file_path | conf->file_glob;
+	__u16 rule, own;
+	__u8 own_deny = 0;
 
 	/* (the verifier sees every hook's request reach here: a NULL dentry too) */
 	if (!dentry || c >= LAB_FILE_CLASSES)
 		return LAB_RULE_NONE;
 	dev = dentry->d_sb->s_dev;
-	if (((conf->file_path | conf->file_glob) >> c) & 1) {
-		rule = match_name(policy, conf, dentry, dev, c, deny);
-		if (rule != LAB_RULE_NONE)
+	if (req->onto ? by_name : (by_name >> c) & 1) {
+		rule = match_name(policy, conf, dentry, dev, c, req->onto, deny);
+		if (*deny)
 			return rule;
+		if (rule != LAB_RULE_NONE) {
+			if ((conf->file_exact >> c) & 1) {
+				own = own_rule(policy, dentry, dev, c, &own_deny);
+				if (own_deny) {
+					*deny = 1;
+					return own;
+				}
+			}
+			return rule;
+		}
 	}
 	return match_inode(policy, conf, dentry, dev, c, deny);
 }

@@ -70,12 +70,14 @@ static __always_inline int check_cgroup(__u64 id, const struct lab_req *req)
 static __always_inline int no_say(const struct lab_levels *l, const struct lab_req *req)
 {
 	struct lab_inode key = {};
-	struct dentry *d = req->dentry;
+	struct dentry *d = req->dentry, *parent;
 	struct cgroup *cgroup;
 	struct inode *inode;
 	__u32 c = req->class;
 
-	if (c >= LAB_FILE_CLASSES || !d || (((l->any_tree | l->any_default_deny) >> c) & 1))
+	/* (a link or a rename onto a name: rare, and its rules by path are of any class) */
+	if (c >= LAB_FILE_CLASSES || !d || req->onto ||
+	    (((l->any_tree | l->any_default_deny) >> c) & 1))
 		return 0;
 	if (req->self && l->any_self_protect &&
 	    (req->self != LAB_SELF_OPEN || !req->file || self_at_open(req->file, &cgroup)))
@@ -91,7 +93,10 @@ static __always_inline int no_say(const struct lab_levels *l, const struct lab_r
 	if (!((l->any_path >> c) & 1))
 		return 1;
 	/* rules by path are keyed by the directory: it must miss too */
-	inode = d->d_parent->d_inode;
+	parent = d->d_parent;
+	if (parent == d)
+		return top_by_nature(d);	/* disconnected: match_name() fails closed */
+	inode = parent->d_inode;
 	if (!inode)
 		return 0;
 	key.ino = inode->i_ino;
