@@ -186,7 +186,7 @@ static int global_install(const char *staging, const struct compiled *c, __u32 p
 		errf(err, errlen, rc, "fill the global rule maps: %s", strerror(-rc));
 		goto out;
 	}
-	rc = global_attach(c->hooks, err, errlen);
+	rc = global_attach(c->hooks | c->guard_hooks, err, errlen);
 	if (rc)
 		goto out;
 	rc = global_levels(skel, (int)ref.level, cgroup_id, &c->conf);

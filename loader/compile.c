@@ -495,9 +495,9 @@ static int guard_dirs_add(struct compiled *c)
 	for (i = 0; i < c->n_guards; i++)
 		add_file(c, c->guards[i].key.ino, c->guards[i].key.dev, false, ACCESS_UNLINK, true,
 			 c->guards[i].val.exact[LAB_UNLINK] - 1);
-	/* (the rename hook also refuses links and renames onto allowed names: match_file()) */
-	c->hooks |= BIT(LAB_HOOK_INODE_LINK) | BIT(LAB_HOOK_INODE_RENAME) |
-		    BIT(LAB_HOOK_INODE_RMDIR);
+	/* (these hooks also refuse links and renames onto allowed names: match_file()) */
+	c->guard_hooks = BIT(LAB_HOOK_INODE_LINK) | BIT(LAB_HOOK_INODE_RENAME) |
+			 BIT(LAB_HOOK_INODE_RMDIR);
 	return 0;
 }
 
@@ -731,6 +731,7 @@ static int compile(struct said *said, const struct policy *p, struct compiled *c
 	for (cls = 0; cls < LAB_NR_CLASSES; cls++)
 		if (c->classes & (1u << cls))
 			c->hooks |= class_hooks[cls];
+	c->guard_hooks &= ~c->hooks;
 	return 0;
 }
 

@@ -48,6 +48,13 @@ struct rule_text {
 struct compiled {
 	struct lab_conf conf;		/* cgroup_id and level come later */
 	__u64 hooks;			/* a bit per enum lab_hook */
+	/*
+	 * Hooks that rules by path want besides (link, rename and rmdir
+	 * refused inside: compile.c's guard_dirs()): the cgroup backend
+	 * attaches those that fit in the hook slots left and warns of the
+	 * rest, so that a policy that fitted before still applies.
+	 */
+	__u64 guard_hooks;
 	__u32 classes;			/* a bit per enum lab_class used */
 	size_t n_files, n_paths, n_globs, n_socks, n_nets, n_rules, n_guards;
 	struct file_entry *files;
