@@ -992,6 +992,56 @@ static void test_glob(void **state)
 			       LAB_GLOB_PATTERNS, dir));
 }
 
+/* '*' middle components: keyed by the anchor, the names below by hash. */
+static void test_middle_glob(void **state)
+{
+	__u64 words[LAB_PATH_NAME_LEN / 8];
+	const struct lab_mglob *g;
+	char rules[4096] = "name: t\nrules:\n";
+	int i;
+
+	(void)state;
+	compile_ok(y("name: t\nrules:\n  - files: %s/*/.ssh/**\n    access: read\n"
+		     "    action: deny\n  - exec: %s/*/bin/*\n    action: allow\n", dir, dir));
+	assert_int_equal(c.n_globs, 1);
+	assert_int_equal(c.n_paths + c.n_files, 0);
+	assert_int_equal(c.globs[0].key.dir, dir_st.st_ino);
+	assert_int_equal(c.globs[0].key.dev, dir_kdev);
+	assert_int_equal(c.globs[0].val.n, 0);
+	assert_int_equal(c.globs[0].val.n_mglob, 2);
+	g = &c.globs[0].val.mglob[0];
+	assert_int_equal(g->n, 2);
+	assert_int_equal(g->star, 1);
+	assert_int_equal(g->subtree, 1);
+	memset(words, 0, sizeof(words));
+	memcpy(words, ".ssh", 4);
+	assert_true(g->comp[1] == lab_name_hash_step(lab_name_hash_step(LAB_NAME_HASH_SEED,
+									 words[0]), 4));
+	assert_slots(g->rule, 1, 0, 0, 0, 0);
+	assert_int_equal(g->deny, 1u << LAB_READ);
+	g = &c.globs[0].val.mglob[1];
+	assert_int_equal(g->n, 3);
+	assert_int_equal(g->star, 5);
+	assert_int_equal(g->subtree, 0);
+	assert_slots(g->rule, 0, 0, 2, 0, 0);
+	assert_int_equal(g->deny, 0);
+	assert_int_equal(c.conf.file_mglob, (1u << LAB_READ) | (1u << LAB_EXEC));
+	assert_int_equal(c.conf.file_glob | c.conf.file_path | c.conf.file_tree, 0);
+
+	/* LAB_MGLOB_PATTERNS an anchor */
+	for (i = 0; i <= LAB_MGLOB_PATTERNS; i++)
+		snprintf(rules + strlen(rules), sizeof(rules) - strlen(rules),
+			 "  - files: %s/*/%d\n    access: read\n    action: deny\n", dir, i);
+	compile_error(rules, y("t.yaml:%d:5: %s/*/%d: more than %d rules with a '*' component "
+			       "below %s", 3 + 3 * LAB_MGLOB_PATTERNS, dir, LAB_MGLOB_PATTERNS,
+			       LAB_MGLOB_PATTERNS, dir));
+	/* the anchor must exist */
+	compile_error(y("name: t\nrules:\n  - files: %s/nodir/*/x\n    access: read\n"
+			"    action: deny\n", dir),
+		      y("t.yaml:3:5: %s/nodir: No such file or directory (paths are resolved "
+			"when applied)", dir));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1005,6 +1055,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_path_rule, free_all),
 		cmocka_unit_test_teardown(test_path_missing_dir, free_all),
 		cmocka_unit_test_teardown(test_glob, free_all),
+		cmocka_unit_test_teardown(test_middle_glob, free_all),
 		cmocka_unit_test_teardown(test_subtree_of_a_file, free_all),
 		cmocka_unit_test_teardown(test_every_error, free_all),
 		cmocka_unit_test_teardown(test_check_warnings, free_all),
