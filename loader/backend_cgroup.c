@@ -110,7 +110,8 @@ static int cgroup_install(const char *staging, const struct compiled *c, __u32 p
 	 * the engine's default of 2M file rules would cost 32 MiB a policy.
 	 */
 	bpf_map__set_max_entries(skel->maps.confs, 1);
-	bpf_map__set_max_entries(skel->maps.file_rules, c->n_files ? c->n_files : 1);
+	bpf_map__set_max_entries(skel->maps.file_rules,
+				 c->n_files + c->n_guards ? c->n_files + c->n_guards : 1);
 	bpf_map__set_max_entries(skel->maps.path_rules, c->n_paths ? c->n_paths : 1);
 	bpf_map__set_max_entries(skel->maps.glob_rules, c->n_globs ? c->n_globs : 1);
 	bpf_map__set_max_entries(skel->maps.sock_rules, c->n_socks ? c->n_socks : 1);

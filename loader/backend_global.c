@@ -172,6 +172,14 @@ static int global_install(const char *staging, const struct compiled *c, __u32 p
 	int rc;
 
 	(void)staging;	/* the rules live in the global maps, keyed by policy */
+	/*
+	 * The global programs' climb for '*' middle components would need
+	 * more than BPF's 512 bytes of stack below the cgroup walk: the
+	 * global object is built without it (LAB_NO_MGLOB).
+	 */
+	if (c->conf.file_mglob)
+		return errf(err, errlen, -EOPNOTSUPP, "rules with a '*' middle component "
+			    "(/home/*/.ssh) need the cgroup backend: --backend cgroup");
 	(void)cgroup_fd;	/* the programs find the cgroup by its id */
 	rc = global_load(err, errlen);
 	if (rc)

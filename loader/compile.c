@@ -403,24 +403,31 @@ static int add_path(struct compiled *c, __u32 dev, __u64 dir, const char *name,
 	return 0;
 }
 
+/* Directory @dir's entry of glob rules, made when it has none. */
+static struct glob_entry *glob_entry(struct compiled *c, __u32 dev, __u64 dir)
+{
+	struct glob_entry *e;
+	size_t i;
+
+	for (i = 0; i < c->n_globs; i++)
+		if (c->globs[i].key.dev == dev && c->globs[i].key.dir == dir)
+			return &c->globs[i];
+	e = &c->globs[c->n_globs++];
+	memset(e, 0, sizeof(*e));
+	e->key.dev = dev;
+	e->key.dir = dir;
+	return e;
+}
+
 /* A glob "PREFIX*SUFFIX" in directory @dir: 0, or -1 when it has too many. */
 static int add_glob(struct compiled *c, __u32 dev, __u64 dir, const char *pattern,
 		    unsigned int access, bool deny, unsigned int index)
 {
 	const char *star = strchr(pattern, '*');
 	size_t plen = (size_t)(star - pattern), slen = strlen(star + 1), i;
-	struct glob_entry *e = NULL;
+	struct glob_entry *e = glob_entry(c, dev, dir);
 	struct lab_glob *g = NULL;
 
-	for (i = 0; i < c->n_globs && !e; i++)
-		if (c->globs[i].key.dev == dev && c->globs[i].key.dir == dir)
-			e = &c->globs[i];
-	if (!e) {
-		e = &c->globs[c->n_globs++];
-		memset(e, 0, sizeof(*e));
-		e->key.dev = dev;
-		e->key.dir = dir;
-	}
 	for (i = 0; i < e->val.n && !g; i++)
 		if (e->val.pattern[i].prefix_len == plen && e->val.pattern[i].suffix_len == slen &&
 		    !memcmp(e->val.pattern[i].prefix, pattern, plen) &&
@@ -445,7 +452,7 @@ static int add_glob(struct compiled *c, __u32 dev, __u64 dir, const char *patter
  * made a new one at its path, they would stay with the old one. So
  * each of these directories gets an unlink deny of rule @index on its
  * inode: rename() and rmdir() of it are refused inside. Collected here,
- * added after every rule of the policy (guard_dirs_add()): the policy's
+ * merged after every rule of the policy (guard_dirs_add()): the policy's
  * own rules on these inodes come first.
  */
 static int guard_dirs(struct compiled *c, const char *dir, unsigned int index)
@@ -480,24 +487,110 @@ static int guard_dirs(struct compiled *c, const char *dir, unsigned int index)
 	return 0;
 }
 
-/* The guarded directories' unlink denies, where the policy has no rule of its own. */
+/*
+ * The guarded directories' unlink denies: into the policy's own entry of
+ * an inode with rules (where it has no unlink rule of its own); the
+ * others stay in c->guards, which lsmctl adds to the file rules map.
+ */
 static int guard_dirs_add(struct compiled *c)
 {
-	struct file_entry *grown;
-	size_t i;
+	size_t i, j, kept = 0;
 
 	if (!c->n_guards)
 		return 0;
-	grown = realloc(c->files, (c->n_files + c->n_guards) * sizeof(*c->files));
-	if (!grown)
-		return -1;
-	c->files = grown;
-	for (i = 0; i < c->n_guards; i++)
-		add_file(c, c->guards[i].key.ino, c->guards[i].key.dev, false, ACCESS_UNLINK, true,
-			 c->guards[i].val.exact[LAB_UNLINK] - 1);
+	for (i = 0; i < c->n_guards; i++) {
+		struct file_entry *g = &c->guards[i];
+
+		g->val.exact_deny = 1u << LAB_UNLINK;
+		for (j = 0; j < c->n_files; j++)
+			if (c->files[j].key.ino == g->key.ino && c->files[j].key.dev == g->key.dev)
+				break;
+		if (j == c->n_files)
+			c->guards[kept++] = *g;
+		else
+			set_classes(c->files[j].val.exact, &c->files[j].val.exact_deny,
+				    ACCESS_UNLINK, true, g->val.exact[LAB_UNLINK] - 1);
+	}
+	c->n_guards = kept;
+	c->conf.file_exact |= 1u << LAB_UNLINK;
 	/* (these hooks also refuse links and renames onto allowed names: match_file()) */
 	c->guard_hooks = BIT(LAB_HOOK_INODE_LINK) | BIT(LAB_HOOK_INODE_RENAME) |
 			 BIT(LAB_HOOK_INODE_RMDIR);
+	return 0;
+}
+
+/*
+ * A rule with '*' middle components: in its anchor @dir's entry, the
+ * components of @rest ("*", or names; parse_mglob() bounds them). 0, or
+ * -1 when the anchor has LAB_MGLOB_PATTERNS such rules already.
+ */
+static int add_mglob(struct compiled *c, __u32 dev, __u64 dir, const char *rest, bool subtree,
+		     unsigned int access, bool deny, unsigned int index)
+{
+	struct glob_entry *e = glob_entry(c, dev, dir);
+	struct lab_mglob want = { .subtree = subtree }, *g = NULL;
+	char name[LAB_PATH_NAME_LEN];
+	__u64 words[LAB_PATH_NAME_LEN / 8];
+	const char *comp, *end;
+	__u32 i;
+
+	for (comp = rest; *comp && want.n < LAB_MGLOB_COMPS; comp = *end ? end + 1 : end) {
+		size_t len;
+
+		end = strchr(comp, '/');
+		if (!end)
+			end = comp + strlen(comp);
+		len = (size_t)(end - comp);
+		if (len == 1 && *comp == '*') {
+			want.star |= 1u << want.n++;
+			continue;
+		}
+		snprintf(name, sizeof(name), "%.*s", (int)len, comp);
+		want.comp[want.n++] = name_hash(name, words);
+	}
+	for (i = 0; i < e->val.n_mglob && !g; i++)
+		if (e->val.mglob[i].n == want.n && e->val.mglob[i].star == want.star &&
+		    e->val.mglob[i].subtree == want.subtree &&
+		    !memcmp(e->val.mglob[i].comp, want.comp, sizeof(want.comp)))
+			g = &e->val.mglob[i];
+	if (!g) {
+		if (e->val.n_mglob == LAB_MGLOB_PATTERNS)
+			return -1;
+		g = &e->val.mglob[e->val.n_mglob++];
+		*g = want;
+	}
+	set_classes(g->rule, &g->deny, access, deny, index);
+	return 0;
+}
+
+/*
+ * A rule with '*' middle components: its anchor, the directory above the
+ * first '*', resolved at apply as a subtree rule's DIR is; the
+ * components below it are names, compared by hash (POLICY.md).
+ */
+static int compile_mglob_rule(struct said *said, const struct policy_rule *r, unsigned int index,
+			      unsigned int access, struct compiled *c)
+{
+	char anchor[PATH_MAX];
+	const char *star = strchr(r->file.path, '*'), *rest;
+	struct stat st;
+	__u32 dev;
+
+	rest = star;
+	while (rest[-1] != '/')
+		rest--;
+	snprintf(anchor, sizeof(anchor), "%.*s", (int)(rest - r->file.path), r->file.path);
+	if (strlen(anchor) > 1)
+		anchor[strlen(anchor) - 1] = '\0';	/* "/home/" is "/home"; "/" stays */
+	if (path_kernel_dev(anchor, &st, &dev))
+		return missing(said, r, anchor);
+	if (!S_ISDIR(st.st_mode))
+		return fail(said, r, "%s: %s is not a directory", r->file.path, anchor);
+	if (guard_dirs(c, anchor, index))
+		return fail(said, r, "%s: %s: %s", r->file.path, anchor, strerror(errno));
+	if (add_mglob(c, dev, st.st_ino, rest, r->file.subtree, access, r->deny, index))
+		return fail(said, r, "%s: more than %d rules with a '*' component below %s",
+			    r->file.path, LAB_MGLOB_PATTERNS, anchor);
 	return 0;
 }
 
@@ -565,6 +658,8 @@ static int compile_file_rule(struct said *said, const struct policy_rule *r, uns
 	if (!r->file.subtree && (access & ACCESS_CREATE))
 		return fail(said, r, "create applies to a directory's subtree: write %s/**",
 			    r->file.path);
+	if (r->file.mglob)
+		return compile_mglob_rule(said, r, index, access, c);
 	/* by path, but for a subtree, 'match: inode' and the root (no name) */
 	if (!r->file.subtree && !r->file.by_inode && strcmp(r->file.path, "/"))
 		return compile_path_rule(said, r, index, access, c);
@@ -725,6 +820,11 @@ static int compile(struct said *said, const struct policy *p, struct compiled *c
 			for (k = 0; k < c->globs[i].val.n; k++)
 				if (c->globs[i].val.pattern[k].rule[cls])
 					c->conf.file_glob |= 1u << cls;
+	for (i = 0; i < c->n_globs; i++)
+		for (cls = 0; cls < LAB_FILE_CLASSES; cls++)
+			for (k = 0; k < c->globs[i].val.n_mglob; k++)
+				if (c->globs[i].val.mglob[k].rule[cls])
+					c->conf.file_mglob |= 1u << cls;
 	/* default: deny closes the classes that have allow rules */
 	if (p->default_deny)
 		c->conf.default_deny = allowed;

@@ -58,7 +58,7 @@ struct compiled {
 	__u32 classes;			/* a bit per enum lab_class used */
 	size_t n_files, n_paths, n_globs, n_socks, n_nets, n_rules, n_guards;
 	struct file_entry *files;
-	struct file_entry *guards;	/* rules by path's directories: compile.c */
+	struct file_entry *guards;	/* rules by path's directories, no rule's own: compile.c */
 	struct path_entry *paths;
 	struct glob_entry *globs;
 	struct sock_entry *socks;

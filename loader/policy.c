@@ -173,9 +173,45 @@ static int fail_at(struct ctx *c, const yaml_node_t *n, size_t at, const char *f
 }
 
 /*
+ * From the first component that has a '*' on (a rule's anchor is the
+ * directory above it): each component '*' or a name without one, at
+ * most LAB_MGLOB_COMPS of them, each name at most LAB_PATH_NAME_LEN - 1
+ * bytes.
+ */
+static int parse_mglob(struct ctx *c, const yaml_node_t *n, const char *path, const char *first)
+{
+	const char *comp = first, *end;
+	unsigned int count = 0;
+
+	for (; *comp; comp = *end ? end + 1 : end) {
+		size_t len;
+
+		end = strchr(comp, '/');
+		if (!end)
+			end = comp + strlen(comp);
+		len = (size_t)(end - comp);
+		if (++count > LAB_MGLOB_COMPS)
+			return fail_at(c, n, (size_t)(comp - path),
+				       "at most %d components from the first '*' on",
+				       LAB_MGLOB_COMPS);
+		if (memchr(comp, '*', len) && (len != 1))
+			return fail_at(c, n, (size_t)((const char *)memchr(comp, '*', len) - path),
+				       "a '*' above the last component, or before a final "
+				       "'/**', must be a whole component ('/home/*/.ssh'): "
+				       "'%.*s' is not supported yet", (int)len, comp);
+		if (len >= LAB_PATH_NAME_LEN)
+			return fail_at(c, n, (size_t)(comp - path),
+				       "a name below a '*' is at most %d bytes",
+				       LAB_PATH_NAME_LEN - 1);
+	}
+	return 0;
+}
+
+/*
  * A files or exec rule's path: absolute; DIR/ and two stars for a
- * subtree; one '*' within the last component for a glob. A '*'
- * anywhere else is not supported (yet): POLICY.md.
+ * subtree; one '*' within the last component for a glob, or '*' as
+ * whole components below a directory (parse_mglob()). Any other '*' is
+ * not supported (yet): POLICY.md.
  */
 static int parse_path(struct ctx *c, const yaml_node_t *n, struct policy_rule *r)
 {
@@ -199,11 +235,14 @@ static int parse_path(struct ctx *c, const yaml_node_t *n, struct policy_rule *r
 	r->file.path[len] = '\0';
 	last = strrchr(r->file.path, '/') + 1;
 	star = strchr(r->file.path, '*');
-	if (star && (star < last || r->file.subtree))
-		return fail(c, n, "'*' is only allowed as a final '/**' (a subtree) or within "
-			    "the last component (/etc/ssl/private/*.key); '*' in a middle "
-			    "component at column %zu is not supported yet",
-			    n->start_mark.column + 1 + (size_t)(star - r->file.path));
+	if (star && (star < last || r->file.subtree)) {
+		const char *first = star;
+
+		while (first[-1] != '/')
+			first--;	/* the component's start */
+		r->file.mglob = true;
+		return parse_mglob(c, n, r->file.path, first);
+	}
 	if (star && strchr(star + 1, '*'))
 		return fail_at(c, n, (size_t)(strchr(star + 1, '*') - r->file.path),
 			       "one '*' a name: '%s' has more", last);
@@ -219,10 +258,10 @@ static int check_path_rule(struct ctx *c, const yaml_node_t *n, const struct pol
 {
 	const char *last = strrchr(r->file.path, '/') + 1;
 
-	if (r->file.glob && r->file.by_inode)
+	if ((r->file.glob || r->file.mglob) && r->file.by_inode)
 		return fail(c, n, "a glob matches names: it cannot be 'match: inode'");
-	if (r->file.subtree || r->file.by_inode || !*last)
-		return 0;	/* a subtree, an inode, or "/": by inode */
+	if (r->file.subtree || r->file.by_inode || r->file.mglob || !*last)
+		return 0;	/* a subtree, an inode, "/", or parse_mglob()'s */
 	if (strlen(last) >= LAB_PATH_NAME_LEN)
 		return fail_at(c, n, (size_t)(last - r->file.path),
 			       "a name longer than %d bytes cannot be matched by path: "

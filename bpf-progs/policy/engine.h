@@ -146,6 +146,8 @@ struct lab_conf {
 	__u8 file_tree;
 	__u8 file_path;
 	__u8 file_glob;
+	__u8 file_mglob;	/* on a '*' middle component (lab_mglob) */
+	__u8 pad_file[3];
 	/* ptrace, mount, module_load, signal: rule index + 1, and deny */
 	__u16 fixed_rule[16];	/* indexed by class, masked to 4 bits */
 	__u8 fixed_deny[16];
@@ -234,10 +236,28 @@ struct lab_glob_key {
 	__u64 dir;
 };
 
+/*
+ * A rule with '*' as a whole middle component, kept in its anchor's
+ * glob_rules entry (the directory before the first '*'): the components
+ * from there down, each a name, by its hash (lab_name_hash(): compared
+ * by hash alone), or '*'. Without subtree the file is the last
+ * component; with it, the last component or anything below it.
+ */
+struct lab_mglob {
+	__u64 comp[LAB_MGLOB_COMPS];	/* a name's hash, or 0 for a '*' */
+	__u16 rule[LAB_FILE_CLASSES];	/* rule + 1 */
+	__u8 deny;			/* a bit per class */
+	__u8 n;				/* components, 1 .. LAB_MGLOB_COMPS */
+	__u8 star;			/* a bit per component: '*' */
+	__u8 subtree;			/* written with a final slash and two stars */
+	__u8 pad[2];
+};
+
 struct lab_glob_val {
 	__u32 n;		/* patterns in use, at most LAB_GLOB_PATTERNS */
-	__u32 pad;
+	__u32 n_mglob;		/* middle-component rules anchored here */
 	struct lab_glob pattern[LAB_GLOB_PATTERNS];
+	struct lab_mglob mglob[LAB_MGLOB_PATTERNS];
 };
 
 /* network socket rules, by family and type (0: any). */
@@ -360,6 +380,11 @@ struct lab_event {
 	char comm[LAB_COMM_LEN];
 	char name[LAB_NAME_LEN];	/* files: the dentry's name, cut short */
 	__u64 dir_ino;		/* files: the inode of the dentry's parent (rules by path, lsmctl learn) */
+	/* the task: its real uid (the initial namespace's), its executable */
+	__u32 uid;
+	__u32 exe_dev;		/* mm->exe_file's superblock: LAB_MKDEV() */
+	__u64 exe_ino;		/* 0: no executable (a kernel thread) */
+	char exe[LAB_NAME_LEN];	/* the executable's name (last component), cut short */
 };
 
 #endif /* LSMLAB_ENGINE_H */

@@ -120,8 +120,15 @@ LAB_PROG(file_open, struct file *file)
 
 LAB_PROG(bprm_check_security, struct linux_binprm *bprm)
 {
-	return LAB_RET(check_dentry(LAB_HOOK_BPRM_CHECK, LAB_EXEC,
-				    bprm->file->f_path.dentry));
+	/* the file too: its mount, for subtrees across mounts */
+	struct lab_req req = {
+		.hook = LAB_HOOK_BPRM_CHECK,
+		.class = LAB_EXEC,
+		.dentry = bprm->file->f_path.dentry,
+		.file = bprm->file,
+	};
+
+	return LAB_RET(check(&req));
 }
 
 LAB_PROG(inode_create, struct inode *dir, struct dentry *dentry)

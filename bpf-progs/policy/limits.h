@@ -32,6 +32,18 @@
 #define LAB_PATH_NAME_LEN	64
 #define LAB_GLOB_PATTERNS	8
 
+/*
+ * Rules with '*' as a whole middle component (/home/'*'/.ssh in a policy): keyed by
+ * the directory before the first '*' (the anchor), with at most
+ * LAB_MGLOB_COMPS components from there on, and at most
+ * LAB_MGLOB_PATTERNS such rules an anchor. A check climbs at most
+ * LAB_MAX_DEPTH levels, a name's read and hash and one lookup a level,
+ * and compares at most LAB_MGLOB_PATTERNS * LAB_MGLOB_COMPS hashes at
+ * an anchor.
+ */
+#define LAB_MGLOB_COMPS		4
+#define LAB_MGLOB_PATTERNS	4
+
 /* Strings in events (struct lab_event). */
 #define LAB_COMM_LEN		16	/* a task's comm: the kernel's TASK_COMM_LEN */
 #define LAB_NAME_LEN		LAB_PATH_NAME_LEN	/* a file's name, cut short */

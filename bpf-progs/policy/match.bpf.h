@@ -31,6 +31,9 @@ struct walk_ctx {
 	__u16 rule;
 	__u8 deny;
 	__u8 done;	/* a rule found, or the filesystem's root reached */
+	/* past a mount (mount_step()): read with probes, no BTF type there */
+	__u64 mnt;	/* struct mount * */
+	__u64 up;	/* struct dentry *, in mnt */
 };
 
 /*
@@ -89,6 +92,54 @@ static long walk_step(__u32 i, void *data)
 		return 1;
 	}
 	w->d = parent;
+	return 0;
+}
+
+/*
+ * Subtrees across mounts: from the root of the file's filesystem on to
+ * where its mount is mounted (mnt_mountpoint in mnt_parent), and up from
+ * there, mount after mount, to the mount namespace's root. Subtree
+ * rules only: a mount point's own rule is not the file's. The climb's
+ * levels and crossings share LAB_MAX_DEPTH.
+ */
+static long mount_step(__u32 i, void *data)
+{
+	struct walk_ctx *w = data;
+	struct dentry *d = (struct dentry *)w->up, *parent;
+	struct mount *mnt = (struct mount *)w->mnt, *up;
+	struct lab_file_key key = { .policy = w->policy };
+	struct lab_file_val *v;
+	struct inode *inode;
+	__u64 c = w->class;
+
+	barrier_var(c);
+	if (c >= LAB_FILE_CLASSES)
+		return 1;
+	if (!d) {
+		/* at the root of mnt's filesystem: on to where it is mounted */
+		up = BPF_CORE_READ(mnt, mnt_parent);
+		if (!up || up == mnt) {
+			w->done = 1;	/* the namespace's root mount */
+			return 1;
+		}
+		w->up = (__u64)BPF_CORE_READ(mnt, mnt_mountpoint);
+		w->mnt = (__u64)up;
+		return 0;
+	}
+	inode = BPF_CORE_READ(d, d_inode);
+	if (inode) {
+		key.dev = BPF_CORE_READ(d, d_sb, s_dev);
+		key.ino = BPF_CORE_READ(inode, i_ino);
+		v = bpf_map_lookup_elem(&file_rules, &key);
+		if (v && v->tree[c]) {
+			w->rule = v->tree[c];
+			w->deny = (v->tree_deny >> c) & 1;
+			w->done = 1;
+			return 1;
+		}
+	}
+	parent = BPF_CORE_READ(d, d_parent);
+	w->up = parent == d ? 0 : (__u64)parent;
 	return 0;
 }
 
@@ -283,6 +334,143 @@ static __always_inline __u16 own_rule(__u32 policy, struct dentry *dentry, __u32
 	return v->exact[i];
 }
 
+#ifndef LAB_NO_MGLOB
+/*
+ * files by a rule with '*' as a middle component: climb from the object
+ * as a subtree climb does, keeping the hashes of the last
+ * LAB_MGLOB_COMPS names; at each directory that is some rule's anchor,
+ * the names below it are compared with the rule's components. The
+ * nearest anchor with a matching rule for the class decides.
+ */
+struct mglob_ctx {
+	struct dentry *d;
+	struct lab_glob_key key;
+	__u64 hash[LAB_MGLOB_COMPS];	/* level i's name: hash[i % LAB_MGLOB_COMPS] */
+	__u8 class;
+	__u8 deny;
+	__u8 done;	/* a rule found, or the filesystem's root reached */
+	__u16 rule;
+};
+
+/* Does rule @g, at an anchor @level levels above the file, match the names below it? */
+static __always_inline int mglob_match(const struct mglob_ctx *m, const struct lab_mglob *g,
+				       __u32 level)
+{
+	__u32 j;
+
+	if (!g->n || g->n > LAB_MGLOB_COMPS || level < g->n || (!g->subtree && level != g->n))
+		return 0;
+	/* component j is the name j + 1 levels below the anchor */
+	for (j = 0; j < LAB_MGLOB_COMPS && j < g->n; j++)
+		if (!((g->star >> j) & 1) &&
+		    g->comp[j] != m->hash[(level - 1 - j) & (LAB_MGLOB_COMPS - 1)])
+			return 0;
+	return 1;
+}
+
+/* The first rule of anchor @v for the class that matches; 1 when one does. */
+static __always_inline int mglob_anchor(struct mglob_ctx *m, const struct lab_glob_val *v,
+					__u32 level)
+{
+	__u64 c = m->class;
+	__u32 k;
+
+	if (c >= LAB_FILE_CLASSES)
+		return 0;
+	barrier_var(c);
+	c &= 7;		/* kept by the barrier: the verifier's bound on rule[c] */
+	for (k = 0; k < LAB_MGLOB_PATTERNS && k < v->n_mglob; k++) {
+		const struct lab_mglob *g = &v->mglob[k];
+
+		if (!g->rule[c] || !mglob_match(m, g, level))
+			continue;
+		m->rule = g->rule[c];
+		m->deny = (g->deny >> c) & 1;
+		m->done = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Level i: is it an anchor (the names below it are hashed)? Then its
+ * name, for the anchors above, read a word at a time into its slot of
+ * the hashes (level i - 4's, compared by now): a whole word, the bytes
+ * past the name masked (a name is 8-byte aligned in its dentry or its
+ * kmalloc'd external_name, so the word is in it); 0 for a name no rule
+ * can name.
+ */
+static long mglob_step(__u32 i, void *data)
+{
+	struct mglob_ctx *m = data;
+	struct dentry *d = m->d, *parent;
+	struct inode *inode = d->d_inode;
+	__u64 h, *word = &m->hash[i & (LAB_MGLOB_COMPS - 1)];
+	const struct lab_glob_val *v;
+	struct super_block *sb;
+	const char *name;
+	__u32 size, k, left;
+
+	if (i && inode) {
+		m->key.dir = inode->i_ino;
+		v = bpf_map_lookup_elem(&glob_rules, &m->key);
+		if (v && v->n_mglob && mglob_anchor(m, v, i))
+			return 1;
+	}
+	parent = d->d_parent;
+	if (!parent || parent == d) {
+		/* the top: as walk_step() says */
+		sb = d->d_sb;
+		m->done = sb && (sb->s_root == d || (sb->s_flags & SB_KERNMOUNT));
+		return 1;
+	}
+	h = 0;
+	size = d->d_name.len;
+	name = (const char *)d->d_name.name;
+	if (size && size < LAB_PATH_NAME_LEN) {
+		h = LAB_NAME_HASH_SEED;
+		for (k = 0; k < LAB_PATH_NAME_LEN / 8 && k * 8 < size; k++) {
+			if (bpf_probe_read_kernel(word, sizeof(*word), name + k * 8)) {
+				h = 0;
+				break;
+			}
+			left = size - k * 8;
+			if (left < 8)
+				*word &= (1ULL << (left * 8)) - 1;
+			h = lab_name_hash_step(h, *word);
+		}
+		if (h)
+			h = lab_name_hash_step(h, size);
+	}
+	*word = h;
+	m->d = parent;
+	return 0;
+}
+
+/*
+ * The rule with a '*' middle component for @dentry, or LAB_RULE_NONE. A
+ * climb that could not finish denies as a subtree climb does.
+ */
+static __always_inline __u16 match_mglob(__u32 policy, struct dentry *dentry, __u32 dev,
+					 __u32 c, __u8 *deny)
+{
+	struct mglob_ctx m = {
+		.d = dentry,
+		.key = { .policy = policy, .dev = dev },
+		.class = c,
+	};
+
+	bpf_loop(LAB_MAX_DEPTH, mglob_step, &m, 0);
+	if (!m.done) {
+		*deny = 1;
+		return LAB_RULE_NONE;
+	}
+	*deny = m.deny;
+	return m.rule;
+}
+
+#endif /* LAB_NO_MGLOB */
+
 /*
  * The rule by inode for @dentry: its own, or with a subtree rule of the
  * class, the nearest subtree's. A subtree climb that could not finish
@@ -290,13 +478,21 @@ static __always_inline __u16 own_rule(__u32 policy, struct dentry *dentry, __u32
  * LAB_RULE_NONE with *deny set: decide() denies it as the default.
  */
 static __always_inline __u16 match_inode(__u32 policy, const struct lab_conf *conf,
-					 struct dentry *dentry, __u32 dev, __u32 c, __u8 *deny)
+					 struct dentry *dentry, struct file *file, __u32 dev,
+					 __u32 c, __u8 *deny)
 {
 	struct walk_ctx w = { .d = dentry, .policy = policy, .dev = dev, .class = c };
 
 	if ((conf->file_tree >> c) & 1) {
 		/* a subtree rule of this class somewhere: climb */
 		bpf_loop(LAB_MAX_DEPTH, walk_step, &w, 0);
+		if (w.done && !w.rule && file) {
+			/* its filesystem's root, and no rule: the mounts above it */
+			w.done = 0;
+			w.mnt = (__u64)BPF_CORE_READ(file, f_path.mnt) -
+				bpf_core_field_offset(struct mount, mnt);
+			bpf_loop(LAB_MAX_DEPTH, mount_step, &w, 0);
+		}
 		if (!w.done) {
 			/* a subtree rule might be above: never allow what it may deny */
 			*deny = 1;
@@ -312,10 +508,10 @@ static __always_inline __u16 match_inode(__u32 policy, const struct lab_conf *co
 
 /*
  * The rule for @req, or LAB_RULE_NONE: by path first (the name's own,
- * then a glob), then by inode (the inode's own, then the nearest
- * subtree). An allow by path yields to a deny on the inode itself: a
- * name is where a file is, the inode which file it is. Two steps, whose
- * stack the compiler can share.
+ * then a glob, then a rule with a '*' middle component), then by inode
+ * (the inode's own, then the nearest subtree). An allow by path yields to
+ * a deny on the inode itself: a name is where a file is, the inode which
+ * file it is. Two steps, whose stack the compiler can share.
  *
  * link() and rename() onto a name (req->onto) that a rule by path allows
  * are denied by that rule: only what is put there from outside gets the
@@ -348,7 +544,14 @@ static __always_inline __u16 match_file(__u32 policy, const struct lab_conf *con
 			return rule;
 		}
 	}
-	return match_inode(policy, conf, dentry, dev, c, deny);
+#ifndef LAB_NO_MGLOB
+	if ((conf->file_mglob >> c) & 1) {
+		rule = match_mglob(policy, dentry, dev, c, deny);
+		if (rule != LAB_RULE_NONE || *deny)
+			return rule;
+	}
+#endif
+	return match_inode(policy, conf, dentry, req->file, dev, c, deny);
 }
 
 /* socket: the most specific of family+type, family, type, any. */

@@ -247,8 +247,8 @@ static void test_file_read_deny(void **state)
 	assert_slots(e->val.tree, 0, 0, 0, 0, 0);
 	assert_int_equal(e->val.exact_deny, 1u << LAB_READ);
 	assert_int_equal(e->val.tree_deny, 0);
-	/* the engine looks rules up only for the classes these name */
-	assert_int_equal(c.conf.file_exact, 1u << LAB_READ);
+	/* the engine looks rules up only for the classes these name (unlink: the guards) */
+	assert_int_equal(c.conf.file_exact, (1u << LAB_READ) | (1u << LAB_UNLINK));
 	assert_int_equal(c.conf.file_tree, 0);
 	assert_int_equal(c.hooks, BIT(LAB_HOOK_FILE_OPEN));
 	assert_int_equal(c.classes, 1u << LAB_READ);
@@ -309,13 +309,14 @@ static void test_subtree(void **state)
 	assert_slots(entry(&dir_st)->val.tree, 0, 1, 0, 0, 0);
 	assert_slots(entry(&file_st)->val.exact, 0, 2, 0, 0, 0);
 	assert_int_equal(entry(&file_st)->val.exact_deny, 0);
-	assert_int_equal(c.conf.file_exact, 1u << LAB_WRITE);
+	/* (unlink: the rule by path's directories, guarded: test_path_guards) */
+	assert_int_equal(c.conf.file_exact, (1u << LAB_WRITE) | (1u << LAB_UNLINK));
 	assert_int_equal(c.conf.file_tree, 1u << LAB_WRITE);
 
 	/* filler rules are exact read rules */
 	compile_ok(y("name: t\nrules:\n  - exec: %s\n    action: deny\n", file));
 	assert_int_equal(compiled_add_filler(&c, 3), 0);
-	assert_int_equal(c.conf.file_exact, (1u << LAB_READ) | (1u << LAB_EXEC));
+	assert_int_equal(c.conf.file_exact, (1u << LAB_READ) | (1u << LAB_EXEC) | (1u << LAB_UNLINK));
 	assert_int_equal(c.conf.file_tree, 0);
 }
 
@@ -943,6 +944,43 @@ static void test_path_rule(void **state)
 	assert_slots(entry(&file_st)->val.exact, 1, 0, 0, 0, 0);
 }
 
+/* A rule by path's directory and those above it get an unlink deny, after the policy's own. */
+static void test_path_guards(void **state)
+{
+	struct stat tmp_st;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(stat("/tmp", &tmp_st), 0);
+	compile_ok(y("name: t\nrules:\n  - files: %s/name\n    access: read\n    action: deny\n",
+		     dir));
+	assert_int_equal(c.n_files, 0);
+	assert_int_equal(c.n_guards, 2);	/* dir, /tmp; never / */
+	for (i = 0; i < c.n_guards; i++) {
+		assert_true(c.guards[i].key.ino == dir_st.st_ino ||
+			    c.guards[i].key.ino == tmp_st.st_ino);
+		assert_slots(c.guards[i].val.exact, 0, 0, 0, 0, 1);
+		assert_int_equal(c.guards[i].val.exact_deny, 1u << LAB_UNLINK);
+	}
+	assert_int_equal(c.conf.file_exact, 1u << LAB_UNLINK);
+	assert_int_equal(c.guard_hooks, BIT(LAB_HOOK_INODE_LINK) | BIT(LAB_HOOK_INODE_RENAME) |
+			 BIT(LAB_HOOK_INODE_RMDIR));
+	assert_int_equal(c.hooks, BIT(LAB_HOOK_FILE_OPEN));
+
+	/* the policy's own unlink rule on the directory comes first, in its entry */
+	compile_ok(y("name: t\nrules:\n  - files: %s/name\n    access: read\n    action: deny\n"
+		     "  - files: %s\n    access: unlink\n    action: allow\n    match: inode\n",
+		     dir, dir));
+	assert_int_equal(c.n_guards, 1);	/* /tmp */
+	assert_slots(entry(&dir_st)->val.exact, 0, 0, 0, 0, 2);
+	assert_int_equal(entry(&dir_st)->val.exact_deny, 0);
+
+	/* no rule by path, no guard */
+	compile_ok(y("name: t\nrules:\n  - files: %s/**\n    access: read\n    action: deny\n",
+		     dir));
+	assert_int_equal(c.n_guards + c.guard_hooks, 0);
+}
+
 static void test_path_missing_dir(void **state)
 {
 	(void)state;
@@ -992,6 +1030,56 @@ static void test_glob(void **state)
 			       LAB_GLOB_PATTERNS, dir));
 }
 
+/* '*' middle components: keyed by the anchor, the names below by hash. */
+static void test_middle_glob(void **state)
+{
+	__u64 words[LAB_PATH_NAME_LEN / 8];
+	const struct lab_mglob *g;
+	char rules[4096] = "name: t\nrules:\n";
+	int i;
+
+	(void)state;
+	compile_ok(y("name: t\nrules:\n  - files: %s/*/.ssh/**\n    access: read\n"
+		     "    action: deny\n  - exec: %s/*/bin/*\n    action: allow\n", dir, dir));
+	assert_int_equal(c.n_globs, 1);
+	assert_int_equal(c.n_paths + c.n_files, 0);
+	assert_int_equal(c.globs[0].key.dir, dir_st.st_ino);
+	assert_int_equal(c.globs[0].key.dev, dir_kdev);
+	assert_int_equal(c.globs[0].val.n, 0);
+	assert_int_equal(c.globs[0].val.n_mglob, 2);
+	g = &c.globs[0].val.mglob[0];
+	assert_int_equal(g->n, 2);
+	assert_int_equal(g->star, 1);
+	assert_int_equal(g->subtree, 1);
+	memset(words, 0, sizeof(words));
+	memcpy(words, ".ssh", 4);
+	assert_true(g->comp[1] == lab_name_hash_step(lab_name_hash_step(LAB_NAME_HASH_SEED,
+									 words[0]), 4));
+	assert_slots(g->rule, 1, 0, 0, 0, 0);
+	assert_int_equal(g->deny, 1u << LAB_READ);
+	g = &c.globs[0].val.mglob[1];
+	assert_int_equal(g->n, 3);
+	assert_int_equal(g->star, 5);
+	assert_int_equal(g->subtree, 0);
+	assert_slots(g->rule, 0, 0, 2, 0, 0);
+	assert_int_equal(g->deny, 0);
+	assert_int_equal(c.conf.file_mglob, (1u << LAB_READ) | (1u << LAB_EXEC));
+	assert_int_equal(c.conf.file_glob | c.conf.file_path | c.conf.file_tree, 0);
+
+	/* LAB_MGLOB_PATTERNS an anchor */
+	for (i = 0; i <= LAB_MGLOB_PATTERNS; i++)
+		snprintf(rules + strlen(rules), sizeof(rules) - strlen(rules),
+			 "  - files: %s/*/%d\n    access: read\n    action: deny\n", dir, i);
+	compile_error(rules, y("t.yaml:%d:5: %s/*/%d: more than %d rules with a '*' component "
+			       "below %s", 3 + 3 * LAB_MGLOB_PATTERNS, dir, LAB_MGLOB_PATTERNS,
+			       LAB_MGLOB_PATTERNS, dir));
+	/* the anchor must exist */
+	compile_error(y("name: t\nrules:\n  - files: %s/nodir/*/x\n    access: read\n"
+			"    action: deny\n", dir),
+		      y("t.yaml:3:5: %s/nodir: No such file or directory (paths are resolved "
+			"when applied)", dir));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1003,8 +1091,10 @@ int main(void)
 		cmocka_unit_test_teardown(test_unlink, free_all),
 		cmocka_unit_test_teardown(test_missing_path, free_all),
 		cmocka_unit_test_teardown(test_path_rule, free_all),
+		cmocka_unit_test_teardown(test_path_guards, free_all),
 		cmocka_unit_test_teardown(test_path_missing_dir, free_all),
 		cmocka_unit_test_teardown(test_glob, free_all),
+		cmocka_unit_test_teardown(test_middle_glob, free_all),
 		cmocka_unit_test_teardown(test_subtree_of_a_file, free_all),
 		cmocka_unit_test_teardown(test_every_error, free_all),
 		cmocka_unit_test_teardown(test_check_warnings, free_all),
