@@ -640,8 +640,13 @@ static int compile_path_rule(struct said *said, const struct policy_rule *r, uns
 			    "%s: another name in %s has the same hash: 'match: inode'",
 			    r->file.path, path[0] ? path : "/");
 	path[strlen(path)] = '/';	/* the whole path again */
-	if (path_kernel_dev(path, &st, &dev))
-		return 0;	/* nothing there yet: the name waits for it */
+	if (path_kernel_dev(path, &st, &dev)) {
+		/* nothing there yet: the name waits for it (check says so: a typo?) */
+		if (errno == ENOENT && said->warn)
+			warn(said, r, "warning: %s: %s: the rule waits for a file at that name",
+			     r->file.path, strerror(errno));
+		return 0;
+	}
 	return add_file(c, st.st_ino, dev, false, access, r->deny, index);
 }
 

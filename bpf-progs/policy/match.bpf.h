@@ -25,15 +25,14 @@
  */
 struct walk_ctx {
 	struct dentry *d;
-	__u32 policy;
-	__u32 dev;
+	struct lab_file_key key;	/* the policy and device; mount_step()'s lookups */
 	__u32 class;
 	__u16 rule;
 	__u8 deny;
 	__u8 done;	/* a rule found, or the filesystem's root reached */
 	/* past a mount (mount_step()): read with probes, no BTF type there */
 	__u64 mnt;	/* struct mount * */
-	__u64 up;	/* struct dentry *, in mnt */
+	__u64 up;	/* struct dentry *, in mnt: its rules next */
 };
 
 /*
@@ -66,8 +65,8 @@ static long walk_step(__u32 i, void *data)
 		return 1;
 	if (inode) {
 		struct lab_file_key key = {
-			.policy = w->policy,
-			.dev = w->dev,
+			.policy = w->key.policy,
+			.dev = w->key.dev,
 			.ino = inode->i_ino,
 		};
 		struct lab_file_val *v = bpf_map_lookup_elem(&file_rules, &key);
@@ -107,30 +106,18 @@ static long mount_step(__u32 i, void *data)
 	struct walk_ctx *w = data;
 	struct dentry *d = (struct dentry *)w->up, *parent;
 	struct mount *mnt = (struct mount *)w->mnt, *up;
-	struct lab_file_key key = { .policy = w->policy };
 	struct lab_file_val *v;
 	struct inode *inode;
 	__u64 c = w->class;
 
 	barrier_var(c);
-	if (c >= LAB_FILE_CLASSES)
+	if (c >= LAB_FILE_CLASSES || !d)
 		return 1;
-	if (!d) {
-		/* at the root of mnt's filesystem: on to where it is mounted */
-		up = BPF_CORE_READ(mnt, mnt_parent);
-		if (!up || up == mnt) {
-			w->done = 1;	/* the namespace's root mount */
-			return 1;
-		}
-		w->up = (__u64)BPF_CORE_READ(mnt, mnt_mountpoint);
-		w->mnt = (__u64)up;
-		return 0;
-	}
 	inode = BPF_CORE_READ(d, d_inode);
 	if (inode) {
-		key.dev = BPF_CORE_READ(d, d_sb, s_dev);
-		key.ino = BPF_CORE_READ(inode, i_ino);
-		v = bpf_map_lookup_elem(&file_rules, &key);
+		w->key.dev = BPF_CORE_READ(d, d_sb, s_dev);
+		w->key.ino = BPF_CORE_READ(inode, i_ino);
+		v = bpf_map_lookup_elem(&file_rules, &w->key);
 		if (v && v->tree[c]) {
 			w->rule = v->tree[c];
 			w->deny = (v->tree_deny >> c) & 1;
@@ -139,7 +126,18 @@ static long mount_step(__u32 i, void *data)
 		}
 	}
 	parent = BPF_CORE_READ(d, d_parent);
-	w->up = parent == d ? 0 : (__u64)parent;
+	if (parent && parent != d) {
+		w->up = (__u64)parent;
+		return 0;
+	}
+	/* the root of mnt's filesystem: on to where mnt is mounted */
+	up = BPF_CORE_READ(mnt, mnt_parent);
+	if (!up || up == mnt) {
+		w->done = 1;	/* the namespace's root mount */
+		return 1;
+	}
+	w->up = (__u64)BPF_CORE_READ(mnt, mnt_mountpoint);
+	w->mnt = (__u64)up;
 	return 0;
 }
 
@@ -481,14 +479,21 @@ static __always_inline __u16 match_inode(__u32 policy, const struct lab_conf *co
 					 struct dentry *dentry, struct file *file, __u32 dev,
 					 __u32 c, __u8 *deny)
 {
-	struct walk_ctx w = { .d = dentry, .policy = policy, .dev = dev, .class = c };
+	struct walk_ctx w = { .d = dentry, .key = { .policy = policy, .dev = dev }, .class = c };
 
 	if ((conf->file_tree >> c) & 1) {
 		/* a subtree rule of this class somewhere: climb */
 		bpf_loop(LAB_MAX_DEPTH, walk_step, &w, 0);
 		if (w.done && !w.rule && file) {
-			/* its filesystem's root, and no rule: the mounts above it */
+			/*
+			 * its filesystem's root (w.d), and no rule: the mounts
+			 * above it. The steps' state starts from values the
+			 * verifier cannot know (6.1 checks a bpf_loop() callback
+			 * once, from the state at the call: a known 0 there
+			 * would hard-wire the step's branches).
+			 */
 			w.done = 0;
+			w.up = (__u64)w.d;
 			w.mnt = (__u64)BPF_CORE_READ(file, f_path.mnt) -
 				bpf_core_field_offset(struct mount, mnt);
 			bpf_loop(LAB_MAX_DEPTH, mount_step, &w, 0);

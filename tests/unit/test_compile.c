@@ -434,6 +434,18 @@ static void test_check_warnings(void **state)
 	assert_string_equal(warnings, "");
 	assert_non_null(strstr(err, "is not a directory"));
 	policy_free(&p);
+	/* a missing name in a directory that exists: valid, and check says it waits */
+	compiled_free(&c);
+	not_dir = y("name: t\nrules:\n  - files: %s/nofile\n    access: read\n"
+		    "    action: deny\n", dir);
+	if (policy_parse("t.yaml", not_dir, strlen(not_dir), &p, err, sizeof(err)))
+		fail_msg("the parse failed: %s", err);
+	assert_int_equal(policy_compile_check("t.yaml", &p, &c, warnings, sizeof(warnings), err,
+					      sizeof(err)), 0);
+	assert_string_equal(warnings, y("t.yaml:3:5: warning: %s/nofile: No such file or "
+					"directory: the rule waits for a file at that name", dir));
+	assert_int_equal(c.n_paths, 1);
+	policy_free(&p);
 }
 
 static void test_subtree_of_a_file(void **state)
