@@ -273,6 +273,20 @@ static int probe_overlay(const void *arg)
 	return try_open(f.ovl_secret);
 }
 
+/* Is overlayfs in this kernel (Debian's has it as a module, which its guest lacks)? */
+static bool have_overlay(void)
+{
+	char text[4096];
+	const char *at;
+
+	if (read_str("/proc/filesystems", text, sizeof(text)))
+		return false;
+	for (at = strstr(text, "\toverlay"); at; at = strstr(at + 1, "\toverlay"))
+		if (at[8] == '\n' || at[8] == '\0')
+			return true;
+	return false;
+}
+
 /* Outside, before each probe: every unused dentry and inode dropped. */
 static void drop_caches(void)
 {
@@ -403,7 +417,6 @@ static void test_handle(void)
 static void test_overlay(void)
 {
 	struct lab_cmd c;
-	int rc;
 
 	lsmctl_apply(&c, &ovl_pol, cg.d);
 	tap_result(c.status == 0, "lsmctl apply %s to %s (status %d)", ovl_pol.name, cg.d,
@@ -411,13 +424,15 @@ static void test_overlay(void)
 	if (c.status)
 		note_cmd(&c);
 	expect_errno(cg.d, EPERM, "read lower/secret by its path", probe_read, f.lower_secret);
-	rc = control(cg.b, "read lower/secret through an overlay of lower/", probe_overlay, NULL);
-	if (rc == ENODEV)
+	if (!have_overlay()) {
 		tap_result(1, "5: an overlay inside # SKIP no overlayfs in this kernel");
-	else
+	} else {
 		expect_errno(cg.d, 0, "5: read lower/secret through an overlay of lower/ mounted "
 			     "inside (documented: mounts allowed, the overlay's inode)",
 			     probe_overlay, NULL);
+		control(cg.b, "read lower/secret through an overlay of lower/", probe_overlay,
+			NULL);
+	}
 	lsmctl_detach(&c, cg.d);
 	tap_result(c.status == 0, "lsmctl detach %s (status %d)", cg.d, c.status);
 }
