@@ -18,6 +18,10 @@
 #                         LSM hook and indirect calls per operation
 #                         (bench/indirect.sh)
 #   bench/run.sh plan     print the full plan and its estimated time
+#   bench/run.sh paths    rules by path against the same rules by inode
+#                         (RULES Ni): 1 and 10k rules, both backends on
+#                         stock, lsm_cgroup on lsm, and no policy;
+#                         open+close and stat, inside and outside (14 boots)
 #
 # ACCEL=kvm runs the same plans on KVM: wall-clock ns/op instead of
 # instructions/op (not tested on the development machine, whose KVM
@@ -88,6 +92,23 @@ full_plan() {
 	done
 }
 
+# Rules by path (issue #14) beside the same rule and fillers by inode.
+paths_plan() {
+	local w="-n,200,-r,11,-w,open_close+stat"
+	echo "# series variant lsm mitigations mem_MiB weight_s config rules cgroups places opbench_args"
+	for v in stock lsm; do
+		for b in cgroup global; do
+			[ "$v:$b" = lsm:global ] && continue
+			for r in 1 1i 10000 10000i; do
+				echo "paths $v $default_set on 1024 10 bpf-$b $r 1 inside+outside $w"
+			done
+		done
+	done
+	for v in stock lsm; do
+		echo "paths $v $default_set on 1024 10 none - - - $w"
+	done
+}
+
 if [ "$mode" = plan ]; then
 	full_plan
 	full_plan | awk '!/^#/ { s += $6; n++ } END { printf "# %d boots, about %d min\n", n, (s + 59) / 60 }'
@@ -138,7 +159,11 @@ full)
 	bench/icount.sh -o "$dir" -p "$dir/plan.txt" || rc=$?
 	bench/indirect.sh -o "$dir/indirect" -l "$lsm_lines" || rc=$?
 	;;
-*) echo "usage: bench/run.sh quick|full|plan" >&2; exit 2 ;;
+paths)
+	paths_plan >"$dir/plan.txt"
+	bench/icount.sh -o "$dir" -p "$dir/plan.txt" || rc=$?
+	;;
+*) echo "usage: bench/run.sh quick|full|plan|paths" >&2; exit 2 ;;
 esac
 echo "duration: $(($(date +%s) - t0)) s" >>"$dir/machine.txt"
 rm -f "$dir/initramfs.cpio"

@@ -178,7 +178,7 @@ static void fill_meta(struct lab_meta *meta, const struct policy *p, const struc
 	snprintf(meta->file, sizeof(meta->file), "%s", file);
 	meta->cgroup_id = c->conf.cgroup_id;
 	meta->applied = time(NULL);
-	meta->hooks = c->hooks;
+	meta->hooks = c->hooks | c->guard_hooks;
 	meta->backend = backend;
 	meta->policy = id;
 	meta->flags = c->conf.flags;

@@ -59,6 +59,32 @@ static int attach(struct bpf_program *prog, unsigned int hook, const struct comp
 	return 0;
 }
 
+/*
+ * The guard hooks (struct compiled) that fit: one that finds no slot
+ * left is not attached, and lsmctl says what goes unchecked.
+ */
+static void attach_guards(struct bpf_program **progs, const struct compiled *c, int cgroup_fd,
+			  const char *staging)
+{
+	char err[2048];
+	unsigned int h;
+	int rc;
+
+	for (h = 0; h < LAB_NR_HOOKS; h++) {
+		if (!(c->guard_hooks & (1ull << h)))
+			continue;
+		rc = attach(progs[h], h, c, cgroup_fd, staging, err, sizeof(err));
+		if (!rc)
+			continue;
+		fprintf(stderr, "lsmctl: warning: lsm_cgroup/%s: no hook slot left (%s): inside, "
+			"%s not refused: use the global backend (loader/POLICY.md)\n",
+			hook_name(h), strerror(-rc),
+			h == LAB_HOOK_INODE_RMDIR ? "rmdir of the rules by path's directories is" :
+			h == LAB_HOOK_INODE_LINK ? "links onto names allowed by path are" :
+			"renames of the rules by path's directories and onto allowed names are");
+	}
+}
+
 static int cgroup_install(const char *staging, const struct compiled *c, __u32 policy,
 			  int cgroup_fd, char *err, size_t errlen)
 {
@@ -84,12 +110,15 @@ static int cgroup_install(const char *staging, const struct compiled *c, __u32 p
 	 * the engine's default of 2M file rules would cost 32 MiB a policy.
 	 */
 	bpf_map__set_max_entries(skel->maps.confs, 1);
-	bpf_map__set_max_entries(skel->maps.file_rules, c->n_files ? c->n_files : 1);
+	bpf_map__set_max_entries(skel->maps.file_rules,
+				 c->n_files + c->n_guards ? c->n_files + c->n_guards : 1);
+	bpf_map__set_max_entries(skel->maps.path_rules, c->n_paths ? c->n_paths : 1);
+	bpf_map__set_max_entries(skel->maps.glob_rules, c->n_globs ? c->n_globs : 1);
 	bpf_map__set_max_entries(skel->maps.sock_rules, c->n_socks ? c->n_socks : 1);
 	bpf_map__set_max_entries(skel->maps.net_rules, c->n_nets ? c->n_nets : 1);
 	bpf_map__set_max_entries(skel->maps.hits, c->n_rules + 3);	/* + default, self, lost */
 	for (h = 0; h < LAB_NR_HOOKS; h++)
-		bpf_program__set_autoload(progs[h], !!(c->hooks & (1ull << h)));
+		bpf_program__set_autoload(progs[h], !!((c->hooks | c->guard_hooks) & (1ull << h)));
 	rc = store_share_events(skel->maps.events, err, errlen);
 	if (rc)
 		goto out;
@@ -105,6 +134,8 @@ static int cgroup_install(const char *staging, const struct compiled *c, __u32 p
 	for (h = 0; h < LAB_NR_HOOKS && !rc; h++)
 		if (c->hooks & (1ull << h))
 			rc = attach(progs[h], h, c, cgroup_fd, staging, err, errlen);
+	if (!rc)
+		attach_guards(progs, c, cgroup_fd, staging);
 out:
 	policy_cgroup__destroy(skel);
 	return rc;

@@ -128,6 +128,7 @@ static void levels_add(struct lab_levels *l, __u32 level, __u64 cgroup_id,
 	l->mask |= 1u << level;
 	l->filter[level] |= 1ull << (cgroup_id % 64);
 	l->any_tree |= conf->file_tree;
+	l->any_path |= conf->file_path | conf->file_glob;
 	l->any_default_deny |= conf->default_deny;
 	if (conf->flags & LAB_SELF_PROTECT)
 		l->any_self_protect = 1;
@@ -171,6 +172,14 @@ static int global_install(const char *staging, const struct compiled *c, __u32 p
 	int rc;
 
 	(void)staging;	/* the rules live in the global maps, keyed by policy */
+	/*
+	 * The global programs' climb for '*' middle components would need
+	 * more than BPF's 512 bytes of stack below the cgroup walk: the
+	 * global object is built without it (LAB_NO_MGLOB).
+	 */
+	if (c->conf.file_mglob)
+		return errf(err, errlen, -EOPNOTSUPP, "rules with a '*' middle component "
+			    "(/home/*/.ssh) need the cgroup backend: --backend cgroup");
 	(void)cgroup_fd;	/* the programs find the cgroup by its id */
 	rc = global_load(err, errlen);
 	if (rc)
@@ -185,7 +194,7 @@ static int global_install(const char *staging, const struct compiled *c, __u32 p
 		errf(err, errlen, rc, "fill the global rule maps: %s", strerror(-rc));
 		goto out;
 	}
-	rc = global_attach(c->hooks, err, errlen);
+	rc = global_attach(c->hooks | c->guard_hooks, err, errlen);
 	if (rc)
 		goto out;
 	rc = global_levels(skel, (int)ref.level, cgroup_id, &c->conf);

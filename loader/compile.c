@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,12 +205,12 @@ static void describe(const struct policy_rule *r, char *buf, size_t len)
 			if (r->file.access & (1u << i))
 				snprintf(access + strlen(access), sizeof(access) - strlen(access),
 					 "%s%s", access[0] ? "," : "", class_names[i]);
-		put(buf, len, "files %s%s %s %s", r->file.path, subtree_suffix(r),
-			 access, r->deny ? "deny" : "allow");
+		put(buf, len, "files %s%s %s %s%s", r->file.path, subtree_suffix(r),
+			 access, r->deny ? "deny" : "allow", r->file.by_inode ? " match inode" : "");
 		return;
 	case RULE_EXEC:
-		put(buf, len, "exec %s%s %s", r->file.path, subtree_suffix(r),
-			 r->deny ? "deny" : "allow");
+		put(buf, len, "exec %s%s %s%s", r->file.path, subtree_suffix(r),
+			 r->deny ? "deny" : "allow", r->file.by_inode ? " match inode" : "");
 		return;
 	case RULE_NETWORK:
 		if (r->net.op == NET_SOCKET) {
@@ -309,12 +310,26 @@ int path_kernel_dev(const char *path, struct stat *st, __u32 *dev)
 	return 0;
 }
 
+/* Set @access's classes in @rule and @deny_bits, where no earlier rule has. */
+static void set_classes(__u16 *rule, __u8 *deny_bits, unsigned int access, bool deny,
+			unsigned int index)
+{
+	unsigned int cls;
+
+	for (cls = 0; cls < LAB_FILE_CLASSES; cls++) {
+		if (!(access & (1u << cls)) || rule[cls])
+			continue;
+		rule[cls] = index + 1;
+		if (deny)
+			*deny_bits |= 1u << cls;
+	}
+}
+
 static int add_file(struct compiled *c, __u64 ino, __u32 dev, bool subtree, unsigned int access,
 		    bool deny, unsigned int index)
 {
 	struct file_entry *e = NULL;
 	size_t i;
-	unsigned int cls;
 
 	for (i = 0; i < c->n_files; i++)
 		if (c->files[i].key.ino == ino && c->files[i].key.dev == dev)
@@ -325,19 +340,314 @@ static int add_file(struct compiled *c, __u64 ino, __u32 dev, bool subtree, unsi
 		e->key.ino = ino;
 		e->key.dev = dev;
 	}
-	for (cls = 0; cls < LAB_FILE_CLASSES; cls++) {
-		__u16 *slot = subtree ? &e->val.tree[cls] : &e->val.exact[cls];
-		__u8 *denies = subtree ? &e->val.tree_deny : &e->val.exact_deny;
+	if (subtree)
+		set_classes(e->val.tree, &e->val.tree_deny, access, deny, index);
+	else
+		set_classes(e->val.exact, &e->val.exact_deny, access, deny, index);
+	return 0;
+}
 
-		if (!(access & (1u << cls)))
+/*
+ * @path (errno set) cannot be resolved: an error, but for check's warning
+ * when it does not exist yet.
+ */
+static int missing(struct said *said, const struct policy_rule *r, const char *path)
+{
+	if (errno == ENOENT && said->warn) {
+		warn(said, r, "warning: %s: %s: apply would refuse the policy", path,
+		     strerror(errno));
+		return 0;
+	}
+	return fail(said, r, "%s: %s (paths are resolved when applied)", path, strerror(errno));
+}
+
+/* @name zero-padded into @words, and its hash as the engine works it out (engine.h). */
+static __u64 name_hash(const char *name, __u64 words[LAB_PATH_NAME_LEN / 8])
+{
+	size_t len = strlen(name), k;	/* parse_path() bounds it */
+	__u64 h = LAB_NAME_HASH_SEED;
+
+	memset(words, 0, LAB_PATH_NAME_LEN);
+	memcpy(words, name, len);	/* x86: the words as the engine reads them */
+	for (k = 0; k * 8 < len; k++)
+		h = lab_name_hash_step(h, words[k]);
+	return lab_name_hash_step(h, len);
+}
+
+/* A rule by path: 0, or -1 when another name of @dir has its hash. */
+static int add_path(struct compiled *c, __u32 dev, __u64 dir, const char *name,
+		    unsigned int access, bool deny, unsigned int index)
+{
+	__u64 words[LAB_PATH_NAME_LEN / 8], hash = name_hash(name, words);
+	struct path_entry *e = NULL;
+	size_t i;
+
+	for (i = 0; i < c->n_paths && !e; i++) {
+		if (c->paths[i].key.dev != dev || c->paths[i].key.dir != dir ||
+		    c->paths[i].key.hash != hash)
 			continue;
-		if (*slot)	/* an earlier rule on the same object wins */
-			continue;
-		*slot = index + 1;
-		if (deny)
-			*denies |= 1u << cls;
+		if (memcmp(c->paths[i].val.name, words, sizeof(words)))
+			return -1;
+		e = &c->paths[i];
+	}
+	if (!e) {
+		e = &c->paths[c->n_paths++];
+		memset(e, 0, sizeof(*e));
+		e->key.dev = dev;
+		e->key.dir = dir;
+		e->key.hash = hash;
+		e->val.len = (__u8)strlen(name);
+		memcpy(e->val.name, words, sizeof(words));
+	}
+	set_classes(e->val.rule, &e->val.deny, access, deny, index);
+	return 0;
+}
+
+/* Directory @dir's entry of glob rules, made when it has none. */
+static struct glob_entry *glob_entry(struct compiled *c, __u32 dev, __u64 dir)
+{
+	struct glob_entry *e;
+	size_t i;
+
+	for (i = 0; i < c->n_globs; i++)
+		if (c->globs[i].key.dev == dev && c->globs[i].key.dir == dir)
+			return &c->globs[i];
+	e = &c->globs[c->n_globs++];
+	memset(e, 0, sizeof(*e));
+	e->key.dev = dev;
+	e->key.dir = dir;
+	return e;
+}
+
+/* A glob "PREFIX*SUFFIX" in directory @dir: 0, or -1 when it has too many. */
+static int add_glob(struct compiled *c, __u32 dev, __u64 dir, const char *pattern,
+		    unsigned int access, bool deny, unsigned int index)
+{
+	const char *star = strchr(pattern, '*');
+	size_t plen = (size_t)(star - pattern), slen = strlen(star + 1), i;
+	struct glob_entry *e = glob_entry(c, dev, dir);
+	struct lab_glob *g = NULL;
+
+	for (i = 0; i < e->val.n && !g; i++)
+		if (e->val.pattern[i].prefix_len == plen && e->val.pattern[i].suffix_len == slen &&
+		    !memcmp(e->val.pattern[i].prefix, pattern, plen) &&
+		    !memcmp(e->val.pattern[i].suffix, star + 1, slen))
+			g = &e->val.pattern[i];
+	if (!g) {
+		if (e->val.n == LAB_GLOB_PATTERNS)
+			return -1;
+		g = &e->val.pattern[e->val.n++];
+		g->prefix_len = (__u8)plen;
+		g->suffix_len = (__u8)slen;
+		memcpy(g->prefix, pattern, plen);	/* parse_path() bounds both */
+		memcpy(g->suffix, star + 1, slen);
+	}
+	set_classes(g->rule, &g->deny, access, deny, index);
+	return 0;
+}
+
+/*
+ * Rules by path are keyed by their directory's inode: had a confined
+ * task renamed that directory, or one above it, away (or removed it) and
+ * made a new one at its path, they would stay with the old one. So
+ * each of these directories gets an unlink deny of rule @index on its
+ * inode: rename() and rmdir() of it are refused inside. Collected here,
+ * merged after every rule of the policy (guard_dirs_add()): the policy's
+ * own rules on these inodes come first.
+ */
+static int guard_dirs(struct compiled *c, const char *dir, unsigned int index)
+{
+	char path[PATH_MAX], *slash;
+	struct file_entry *grown;
+	struct stat st;
+	size_t i;
+	__u32 dev;
+
+	if (!realpath(dir[0] ? dir : "/", path))
+		return -1;
+	while ((slash = strrchr(path, '/')) && slash[1]) {	/* "/" cannot be renamed */
+		if (path_kernel_dev(path, &st, &dev))
+			return -1;
+		for (i = 0; i < c->n_guards; i++)
+			if (c->guards[i].key.ino == st.st_ino && c->guards[i].key.dev == dev)
+				break;
+		if (i == c->n_guards) {
+			grown = realloc(c->guards, (c->n_guards + 1) * sizeof(*c->guards));
+			if (!grown)
+				return -1;
+			c->guards = grown;
+			memset(&grown[i], 0, sizeof(grown[i]));
+			grown[i].key.ino = st.st_ino;
+			grown[i].key.dev = dev;
+			grown[i].val.exact[LAB_UNLINK] = index + 1;
+			c->n_guards++;
+		}
+		slash[slash == path] = '\0';	/* "/tmp" -> "/": the loop ends there */
 	}
 	return 0;
+}
+
+/*
+ * The guarded directories' unlink denies: into the policy's own entry of
+ * an inode with rules (where it has no unlink rule of its own); the
+ * others stay in c->guards, which lsmctl adds to the file rules map.
+ */
+static int guard_dirs_add(struct compiled *c)
+{
+	size_t i, j, kept = 0;
+
+	if (!c->n_guards)
+		return 0;
+	for (i = 0; i < c->n_guards; i++) {
+		struct file_entry *g = &c->guards[i];
+
+		g->val.exact_deny = 1u << LAB_UNLINK;
+		for (j = 0; j < c->n_files; j++)
+			if (c->files[j].key.ino == g->key.ino && c->files[j].key.dev == g->key.dev)
+				break;
+		if (j == c->n_files)
+			c->guards[kept++] = *g;
+		else
+			set_classes(c->files[j].val.exact, &c->files[j].val.exact_deny,
+				    ACCESS_UNLINK, true, g->val.exact[LAB_UNLINK] - 1);
+	}
+	c->n_guards = kept;
+	c->conf.file_exact |= 1u << LAB_UNLINK;
+	/* (these hooks also refuse links and renames onto allowed names: match_file()) */
+	c->guard_hooks = BIT(LAB_HOOK_INODE_LINK) | BIT(LAB_HOOK_INODE_RENAME) |
+			 BIT(LAB_HOOK_INODE_RMDIR);
+	return 0;
+}
+
+/*
+ * A rule with '*' middle components: in its anchor @dir's entry, the
+ * components of @rest ("*", or names; parse_mglob() bounds them). 0, or
+ * -1 when the anchor has LAB_MGLOB_PATTERNS such rules already.
+ */
+static int add_mglob(struct compiled *c, __u32 dev, __u64 dir, const char *rest, bool subtree,
+		     unsigned int access, bool deny, unsigned int index)
+{
+	struct glob_entry *e = glob_entry(c, dev, dir);
+	struct lab_mglob want = { .subtree = subtree }, *g = NULL;
+	char name[LAB_PATH_NAME_LEN];
+	__u64 words[LAB_PATH_NAME_LEN / 8];
+	const char *comp, *end;
+	__u32 i;
+
+	for (comp = rest; *comp && want.n < LAB_MGLOB_COMPS; comp = *end ? end + 1 : end) {
+		size_t len;
+
+		end = strchr(comp, '/');
+		if (!end)
+			end = comp + strlen(comp);
+		len = (size_t)(end - comp);
+		if (len == 1 && *comp == '*') {
+			want.star |= 1u << want.n++;
+			continue;
+		}
+		snprintf(name, sizeof(name), "%.*s", (int)len, comp);
+		want.comp[want.n++] = name_hash(name, words);
+	}
+	for (i = 0; i < e->val.n_mglob && !g; i++)
+		if (e->val.mglob[i].n == want.n && e->val.mglob[i].star == want.star &&
+		    e->val.mglob[i].subtree == want.subtree &&
+		    !memcmp(e->val.mglob[i].comp, want.comp, sizeof(want.comp)))
+			g = &e->val.mglob[i];
+	if (!g) {
+		if (e->val.n_mglob == LAB_MGLOB_PATTERNS)
+			return -1;
+		g = &e->val.mglob[e->val.n_mglob++];
+		*g = want;
+	}
+	set_classes(g->rule, &g->deny, access, deny, index);
+	return 0;
+}
+
+/*
+ * A rule with '*' middle components: its anchor, the directory above the
+ * first '*', resolved at apply as a subtree rule's DIR is; the
+ * components below it are names, compared by hash (POLICY.md).
+ */
+static int compile_mglob_rule(struct said *said, const struct policy_rule *r, unsigned int index,
+			      unsigned int access, struct compiled *c)
+{
+	char anchor[PATH_MAX];
+	const char *star = strchr(r->file.path, '*'), *rest;
+	struct stat st;
+	__u32 dev;
+
+	rest = star;
+	while (rest[-1] != '/')
+		rest--;
+	snprintf(anchor, sizeof(anchor), "%.*s", (int)(rest - r->file.path), r->file.path);
+	if (strlen(anchor) > 1)
+		anchor[strlen(anchor) - 1] = '\0';	/* "/home/" is "/home"; "/" stays */
+	if (path_kernel_dev(anchor, &st, &dev))
+		return missing(said, r, anchor);
+	if (!S_ISDIR(st.st_mode))
+		return fail(said, r, "%s: %s is not a directory", r->file.path, anchor);
+	if (guard_dirs(c, anchor, index))
+		return fail(said, r, "%s: %s: %s", r->file.path, anchor, strerror(errno));
+	if (add_mglob(c, dev, st.st_ino, rest, r->file.subtree, access, r->deny, index))
+		return fail(said, r, "%s: more than %d rules with a '*' component below %s",
+			    r->file.path, LAB_MGLOB_PATTERNS, anchor);
+	return 0;
+}
+
+/*
+ * A rule by path: its directory's inode and its name, and the inode of
+ * the file there now, if any (a file renamed or linked elsewhere stays
+ * covered; one put at the name later is covered by the name). A path
+ * that exists at apply is taken as realpath() gives it: a symlink's
+ * target, "." and ".." resolved.
+ */
+static int compile_path_rule(struct said *said, const struct policy_rule *r, unsigned int index,
+			     unsigned int access, struct compiled *c)
+{
+	char path[PATH_MAX], real[PATH_MAX], *name;
+	struct stat st, dir_st;
+	__u32 dev, dir_dev;
+
+	snprintf(path, sizeof(path), "%s", r->file.path);
+	if (!r->file.glob && realpath(path, real))
+		snprintf(path, sizeof(path), "%s", real);
+	if (!strcmp(path, "/")) {	/* "/." or a link to "/": no name, the root by inode */
+		if (path_kernel_dev(path, &st, &dev))
+			return fail(said, r, "/: %s", strerror(errno));
+		return add_file(c, st.st_ino, dev, false, access, r->deny, index);
+	}
+	name = strrchr(path, '/');
+	*name++ = '\0';
+	if (path_kernel_dev(path[0] ? path : "/", &dir_st, &dir_dev))
+		return missing(said, r, r->file.path);
+	if (!S_ISDIR(dir_st.st_mode))
+		return fail(said, r, "%s: %s is not a directory", r->file.path, path);
+	if (guard_dirs(c, path, index))
+		return fail(said, r, "%s: %s: %s", r->file.path, path[0] ? path : "/",
+			    strerror(errno));
+	if (r->file.glob) {
+		if (add_glob(c, dir_dev, dir_st.st_ino, name, access, r->deny, index))
+			return fail(said, r, "%s: more than %d globs in %s",
+				    r->file.path, LAB_GLOB_PATTERNS, path[0] ? path : "/");
+		return 0;
+	}
+	if (strlen(name) >= LAB_PATH_NAME_LEN)	/* the symlink's target's name */
+		return fail(said, r,
+			    "%s: the name is longer than %d bytes: add 'match: inode'",
+			    r->file.path, LAB_PATH_NAME_LEN - 1);
+	if (add_path(c, dir_dev, dir_st.st_ino, name, access, r->deny, index))
+		return fail(said, r,
+			    "%s: another name in %s has the same hash: 'match: inode'",
+			    r->file.path, path[0] ? path : "/");
+	path[strlen(path)] = '/';	/* the whole path again */
+	if (path_kernel_dev(path, &st, &dev)) {
+		/* nothing there yet: the name waits for it (check says so: a typo?) */
+		if (errno == ENOENT && said->warn)
+			warn(said, r, "warning: %s: %s: the rule waits for a file at that name",
+			     r->file.path, strerror(errno));
+		return 0;
+	}
+	return add_file(c, st.st_ino, dev, false, access, r->deny, index);
 }
 
 static int compile_file_rule(struct said *said, const struct policy_rule *r, unsigned int index,
@@ -353,15 +663,13 @@ static int compile_file_rule(struct said *said, const struct policy_rule *r, uns
 	if (!r->file.subtree && (access & ACCESS_CREATE))
 		return fail(said, r, "create applies to a directory's subtree: write %s/**",
 			    r->file.path);
-	if (path_kernel_dev(r->file.path, &st, &dev)) {
-		if (errno == ENOENT && said->warn) {
-			warn(said, r, "warning: %s: %s: apply would refuse the policy", r->file.path,
-			     strerror(errno));
-			return 0;
-		}
-		return fail(said, r, "%s: %s (paths are resolved when applied)",
-			    r->file.path, strerror(errno));
-	}
+	if (r->file.mglob)
+		return compile_mglob_rule(said, r, index, access, c);
+	/* by path, but for a subtree, 'match: inode' and the root (no name) */
+	if (!r->file.subtree && !r->file.by_inode && strcmp(r->file.path, "/"))
+		return compile_path_rule(said, r, index, access, c);
+	if (path_kernel_dev(r->file.path, &st, &dev))
+		return missing(said, r, r->file.path);
 	if (r->file.subtree && !S_ISDIR(st.st_mode))
 		return fail(said, r, "%s/** but %s is not a directory", r->file.path, r->file.path);
 	return add_file(c, st.st_ino, dev, r->file.subtree, access, r->deny, index);
@@ -423,15 +731,17 @@ static unsigned int rule_classes(const struct policy_rule *r)
 
 static int compile(struct said *said, const struct policy *p, struct compiled *c)
 {
-	size_t i;
+	size_t i, k;
 	unsigned int cls, cap, allowed = 0;
 
 	memset(c, 0, sizeof(*c));
 	c->files = calloc(p->n_rules ? p->n_rules : 1, sizeof(*c->files));
+	c->paths = calloc(p->n_rules ? p->n_rules : 1, sizeof(*c->paths));
+	c->globs = calloc(p->n_rules ? p->n_rules : 1, sizeof(*c->globs));
 	c->socks = calloc(p->n_rules ? p->n_rules : 1, sizeof(*c->socks));
 	c->nets = calloc(p->n_rules ? p->n_rules : 1, sizeof(*c->nets));
 	c->rules = calloc(p->n_rules ? p->n_rules : 1, sizeof(*c->rules));
-	if (!c->files || !c->socks || !c->nets || !c->rules) {
+	if (!c->files || !c->paths || !c->globs || !c->socks || !c->nets || !c->rules) {
 		compiled_free(c);
 		return fail(said, NULL, "out of memory");
 	}
@@ -490,6 +800,8 @@ static int compile(struct said *said, const struct policy *p, struct compiled *c
 		fail(said, past, "%u bind and connect rules at most, not %zu", LAB_MAX_NET_RULES,
 		     c->n_nets);
 	}
+	if (!said->errors && guard_dirs_add(c))
+		fail(said, NULL, "out of memory");
 	if (said->errors) {
 		compiled_free(c);
 		return -1;
@@ -504,12 +816,50 @@ static int compile(struct said *said, const struct policy *p, struct compiled *c
 				c->conf.file_tree |= 1u << cls;
 		}
 	}
+	for (i = 0; i < c->n_paths; i++)
+		for (cls = 0; cls < LAB_FILE_CLASSES; cls++)
+			if (c->paths[i].val.rule[cls])
+				c->conf.file_path |= 1u << cls;
+	for (i = 0; i < c->n_globs; i++)
+		for (cls = 0; cls < LAB_FILE_CLASSES; cls++)
+			for (k = 0; k < c->globs[i].val.n; k++)
+				if (c->globs[i].val.pattern[k].rule[cls])
+					c->conf.file_glob |= 1u << cls;
+	for (i = 0; i < c->n_globs; i++)
+		for (cls = 0; cls < LAB_FILE_CLASSES; cls++)
+			for (k = 0; k < c->globs[i].val.n_mglob; k++)
+				if (c->globs[i].val.mglob[k].rule[cls])
+					c->conf.file_mglob |= 1u << cls;
 	/* default: deny closes the classes that have allow rules */
 	if (p->default_deny)
 		c->conf.default_deny = allowed;
 	for (cls = 0; cls < LAB_NR_CLASSES; cls++)
 		if (c->classes & (1u << cls))
 			c->hooks |= class_hooks[cls];
+	c->guard_hooks &= ~c->hooks;
+	return 0;
+}
+
+/* As many rules by path, each a name in a directory of no such device. */
+static int add_path_filler(struct compiled *c, size_t n)
+{
+	struct path_entry *grown = realloc(c->paths, (c->n_paths + n) * sizeof(*c->paths));
+	size_t i;
+
+	if (!grown)
+		return -ENOMEM;
+	c->paths = grown;
+	for (i = 0; i < n; i++) {
+		struct path_entry *e = &c->paths[c->n_paths++];
+
+		memset(e, 0, sizeof(*e));
+		e->key.dev = LAB_MKDEV(FILLER_MAJOR, 0);
+		e->key.dir = i + 1;
+		e->key.hash = name_hash("filler", e->val.name);
+		e->val.len = sizeof("filler") - 1;
+		e->val.rule[LAB_READ] = 1;
+	}
+	c->conf.file_path |= 1u << LAB_READ;
 	return 0;
 }
 
@@ -552,14 +902,17 @@ int compiled_add_filler(struct compiled *c, size_t n)
 		e->val.exact[LAB_READ] = 1;	/* rule 0's, were it ever hit */
 	}
 	c->conf.file_exact |= 1u << LAB_READ;
-	return 0;
+	return c->n_paths ? add_path_filler(c, n) : 0;
 }
 
 void compiled_free(struct compiled *c)
 {
 	free(c->files);
+	free(c->paths);
+	free(c->globs);
 	free(c->socks);
 	free(c->nets);
 	free(c->rules);
+	free(c->guards);
 	memset(c, 0, sizeof(*c));
 }

@@ -2,7 +2,9 @@
 /*
  * The rule compiler: a parsed policy becomes what the engine's maps hold
  * (bpf-progs/policy/engine.h), plus the hooks it needs. Paths become
- * inode and device numbers here, at apply time.
+ * inode and device numbers here, at apply time: a rule by path its
+ * directory's and its name (and the inode of the file there at apply),
+ * a subtree or 'match: inode' rule its own inode.
  */
 #ifndef LSMCTL_COMPILE_H
 #define LSMCTL_COMPILE_H
@@ -20,6 +22,18 @@ struct file_entry {
 	struct lab_file_val val;
 };
 
+/* A rule by path: a name in a directory. */
+struct path_entry {
+	struct lab_path_key key;	/* key.policy is filled in when loading */
+	struct lab_path_val val;
+};
+
+/* A directory's glob rules. */
+struct glob_entry {
+	struct lab_glob_key key;
+	struct lab_glob_val val;
+};
+
 struct sock_entry {
 	struct lab_sock_key key;
 	struct lab_sock_val val;
@@ -34,9 +48,19 @@ struct rule_text {
 struct compiled {
 	struct lab_conf conf;		/* cgroup_id and level come later */
 	__u64 hooks;			/* a bit per enum lab_hook */
+	/*
+	 * Hooks that rules by path want besides (link, rename and rmdir
+	 * refused inside: compile.c's guard_dirs()): the cgroup backend
+	 * attaches those that fit in the hook slots left and warns of the
+	 * rest, so that a policy that fitted before still applies.
+	 */
+	__u64 guard_hooks;
 	__u32 classes;			/* a bit per enum lab_class used */
-	size_t n_files, n_socks, n_nets, n_rules;
+	size_t n_files, n_paths, n_globs, n_socks, n_nets, n_rules, n_guards;
 	struct file_entry *files;
+	struct file_entry *guards;	/* rules by path's directories, no rule's own: compile.c */
+	struct path_entry *paths;
+	struct glob_entry *globs;
 	struct sock_entry *socks;
 	struct lab_net_rule *nets;
 	struct rule_text *rules;
@@ -58,9 +82,11 @@ int policy_compile_check(const char *file, const struct policy *p, struct compil
 			 char *warnings, size_t warnlen, char *err, size_t errlen);
 void compiled_free(struct compiled *c);
 /*
- * Add @n file rules on inodes of a device that does not exist: they
+ * Add @n file rules on inodes of a device that does not exist, and when
+ * @c has rules by path, @n rules by path in directories of it too: they
  * match nothing, and make the rule maps as large as a policy with @n
- * more rules (benchmarks of cost against rule count). 0 or -ENOMEM.
+ * more rules like its own (benchmarks of cost against rule count). 0 or
+ * -ENOMEM.
  */
 int compiled_add_filler(struct compiled *c, size_t n);
 

@@ -51,7 +51,7 @@ int open_pinned_maps(struct bpf_object *obj)
 }
 
 /* File rules in batches: a million of them one syscall each is slow. */
-static int fill_files(int map, __u32 policy, const struct compiled *c)
+static int fill_files(int map, __u32 policy, const struct file_entry *files, size_t n_files)
 {
 	enum { BATCH = 4096 };
 	struct lab_file_key *keys = calloc(BATCH, sizeof(*keys));
@@ -63,11 +63,11 @@ static int fill_files(int map, __u32 policy, const struct compiled *c)
 
 	if (!keys || !vals)
 		rc = -ENOMEM;
-	while (!rc && i < c->n_files) {
-		for (j = 0; j < BATCH && i + j < c->n_files; j++) {
-			keys[j] = c->files[i + j].key;
+	while (!rc && i < n_files) {
+		for (j = 0; j < BATCH && i + j < n_files; j++) {
+			keys[j] = files[i + j].key;
 			keys[j].policy = policy;
-			vals[j] = c->files[i + j].val;
+			vals[j] = files[i + j].val;
 		}
 		n = (__u32)j;
 		if (bpf_map_update_batch(map, keys, vals, &n, &opts))
@@ -104,14 +104,35 @@ static int hits_reserve_lost(int hits, __u32 policy)
 int rule_maps_fill(const struct rule_maps *m, __u32 policy, const struct compiled *c)
 {
 	size_t i;
-	int rc = fill_files(m->file_rules, policy, c);
+	int rc = fill_files(m->file_rules, policy, c->files, c->n_files) ?:
+		 fill_files(m->file_rules, policy, c->guards, c->n_guards);
 
 	if (rc)
 		return rc;
-	for (i = 0; m->file_bloom >= 0 && i < c->n_files; i++) {
-		struct lab_inode inode = { .dev = c->files[i].key.dev, .ino = c->files[i].key.ino };
+	for (i = 0; m->file_bloom >= 0 && i < c->n_files + c->n_guards; i++) {
+		const struct lab_file_key *k = i < c->n_files ? &c->files[i].key :
+					       &c->guards[i - c->n_files].key;
+		struct lab_inode inode = { .dev = k->dev, .ino = k->ino };
 
 		if (bpf_map_update_elem(m->file_bloom, NULL, &inode, BPF_ANY))
+			return -errno;
+	}
+	for (i = 0; i < c->n_paths; i++) {
+		struct lab_path_key key = c->paths[i].key;
+		struct lab_inode dir = { .dev = key.dev, .ino = key.dir };
+
+		key.policy = policy;
+		if (bpf_map_update_elem(m->path_rules, &key, &c->paths[i].val, BPF_NOEXIST) ||
+		    (m->file_bloom >= 0 && bpf_map_update_elem(m->file_bloom, NULL, &dir, BPF_ANY)))
+			return -errno;
+	}
+	for (i = 0; i < c->n_globs; i++) {
+		struct lab_glob_key key = c->globs[i].key;
+		struct lab_inode dir = { .dev = key.dev, .ino = key.dir };
+
+		key.policy = policy;
+		if (bpf_map_update_elem(m->glob_rules, &key, &c->globs[i].val, BPF_NOEXIST) ||
+		    (m->file_bloom >= 0 && bpf_map_update_elem(m->file_bloom, NULL, &dir, BPF_ANY)))
 			return -errno;
 	}
 	for (i = 0; i < c->n_socks; i++) {
@@ -139,7 +160,7 @@ int rule_maps_fill(const struct rule_maps *m, __u32 policy, const struct compile
 /* Delete the keys of @map whose first __u32 is @policy; 0 or -errno. */
 static int forget(int map, __u32 policy, size_t key_size)
 {
-	unsigned char key[64], next[64];
+	unsigned char key[128], next[128];	/* the largest: struct lab_path_key */
 	void *prev = NULL;
 	size_t n = 0, cap = 0;
 	unsigned char *doomed = NULL, *grown;
@@ -200,6 +221,10 @@ int rule_maps_forget(const struct rule_maps *m, __u32 policy)
 
 	if (!rc)
 		rc = forget(m->file_rules, policy, sizeof(struct lab_file_key));
+	if (!rc)
+		rc = forget(m->path_rules, policy, sizeof(struct lab_path_key));
+	if (!rc)
+		rc = forget(m->glob_rules, policy, sizeof(struct lab_glob_key));
 	if (!rc)
 		rc = forget(m->sock_rules, policy, sizeof(struct lab_sock_key));
 	if (!rc)

@@ -16,14 +16,16 @@ struct bpf_program;
 
 /* The rule maps of one instance: fds the instance's skeleton owns. */
 struct rule_maps {
-	int confs, file_rules, sock_rules, net_rules, hits;
-	int file_bloom;		/* global only, else -1: every rule's inode */
+	int confs, file_rules, path_rules, glob_rules, sock_rules, net_rules, hits;
+	int file_bloom;		/* global only, else -1: every rule's inode or directory */
 };
 
 /* An instance's rule maps, from its skeleton @skel (file_bloom: -1). */
 #define RULE_MAPS_OF(skel) {						\
 	.confs = bpf_map__fd((skel)->maps.confs),			\
 	.file_rules = bpf_map__fd((skel)->maps.file_rules),		\
+	.path_rules = bpf_map__fd((skel)->maps.path_rules),		\
+	.glob_rules = bpf_map__fd((skel)->maps.glob_rules),		\
 	.sock_rules = bpf_map__fd((skel)->maps.sock_rules),		\
 	.net_rules = bpf_map__fd((skel)->maps.net_rules),		\
 	.hits = bpf_map__fd((skel)->maps.hits),				\

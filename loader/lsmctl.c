@@ -408,8 +408,9 @@ static const char help_apply[] =
 	"or global (lsm/ programs for every task, which look PATH up in a map).\n"
 	"--mode overrides the file's mode. --dry-run compiles the policy as apply\n"
 	"would and says what it would change (as lsmctl diff), changing nothing.\n"
-	"--filler N adds N file rules that match nothing, for benchmarks of\n"
-	"cost against rule count.\n";
+	"--filler N adds N file rules by inode that match nothing (and N by path\n"
+	"when the policy has rules by path), for benchmarks of cost against rule\n"
+	"count.\n";
 
 /* Apply @file to @cgroup; 0, or EXIT_FAIL (EXIT_NO_BPF_LSM) having printed why. */
 static int apply_policy(const char *file, const char *cgroup, const struct apply_opts *ao)
@@ -786,7 +787,7 @@ static int on_event(void *data, void *raw, size_t size)
 	struct events_ctx *ctx = data;
 	const struct lab_event *e = raw;
 	char when[64], object[128], name[POLICY_NAME_MAX], text[RULE_TEXT_MAX];
-	char comm[LAB_COMM_LEN + 1], rule[16];
+	char comm[LAB_COMM_LEN + 1], exe[LAB_NAME_LEN + 1], rule[16];
 	const char *verdict;
 
 	if (size < sizeof(*e))
@@ -799,6 +800,7 @@ static int on_event(void *data, void *raw, size_t size)
 	format_object(e, object, sizeof(object));
 	event_rule(e, name, sizeof(name), text, sizeof(text));
 	snprintf(comm, sizeof(comm), "%.*s", LAB_COMM_LEN, e->comm);	/* no NUL when it is full */
+	snprintf(exe, sizeof(exe), "%.*s", LAB_NAME_LEN, e->exe[0] ? e->exe : "?");
 	if (e->rule == LAB_RULE_DEFAULT)
 		snprintf(rule, sizeof(rule), "default");
 	else if (e->rule == LAB_RULE_SELF)
@@ -819,11 +821,17 @@ static int on_event(void *data, void *raw, size_t size)
 		json_string(stdout, text);
 		printf(",\"policy\":");
 		json_string(stdout, name);
-		printf("}\n");
+		printf(",\"uid\":%u,\"exe\":", e->uid);
+		json_string(stdout, exe);
+		printf(",\"exe_dev\":\"%u:%u\",\"exe_ino\":%llu}\n", LAB_MAJOR(e->exe_dev),
+		       LAB_MINOR(e->exe_dev), (unsigned long long)e->exe_ino);
 	} else {
-		printf("%s verdict=%s cgroup=%s pid=%u comm=%s hook=%s object=%s rule=%s (%s) policy=%s\n",
+		printf("%s verdict=%s cgroup=%s pid=%u comm=%s hook=%s object=%s rule=%s (%s) policy=%s"
+		       " uid=%u exe=%s(dev=%u:%u,ino=%llu)\n",
 		       when, verdict, cgroup_path_of(e->cgroup_id), e->pid, comm,
-		       event_hook_name(e->hook), object, rule, text, name);
+		       event_hook_name(e->hook), object, rule, text, name, e->uid, exe,
+		       LAB_MAJOR(e->exe_dev), LAB_MINOR(e->exe_dev),
+		       (unsigned long long)e->exe_ino);
 	}
 	fflush(stdout);
 	ctx->seen++;

@@ -253,8 +253,9 @@ void format_object(const struct lab_event *e, char *buf, size_t len)
 	case LAB_EXEC:
 	case LAB_CREATE:
 	case LAB_UNLINK:
-		snprintf(buf, len, "%s(%s,ino=%llu)", e->name[0] ? e->name : "?",
-			 class_name(e->class), (unsigned long long)e->ino);
+		snprintf(buf, len, "%s(%s,ino=%llu,dir=%llu)", e->name[0] ? e->name : "?",
+			 class_name(e->class), (unsigned long long)e->ino,
+			 (unsigned long long)e->dir_ino);
 		break;
 	case LAB_SOCKET:
 		snprintf(buf, len, "family=%u,type=%s", e->family,

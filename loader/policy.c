@@ -18,6 +18,7 @@
 #include <netinet/in.h>
 #include <yaml.h>
 
+#include "../bpf-progs/policy/limits.h"
 #include "errors.h"
 
 #define POLICY_FILE_MAX (1 << 20)
@@ -26,7 +27,7 @@
 /* A policy's own keys, X(key) each: what parse_top() takes. */
 #define TOP_KEYS(X) X(name) X(mode) X(default) X(rules) X(self_protection)
 /* A rule's keys besides its kind: what parse_rule() takes, kind by kind. */
-#define RULE_KEYS(X) X(action) X(access) X(family) X(type) X(protocol) X(cidr) X(ports)
+#define RULE_KEYS(X) X(action) X(access) X(family) X(type) X(protocol) X(cidr) X(ports) X(match)
 
 #define KEY_ENUM(key) KEY_##key,
 enum top_key { TOP_KEYS(KEY_ENUM) NR_TOP_KEYS };
@@ -84,24 +85,31 @@ const char *rule_kind_name(enum rule_kind kind)
 	return (size_t)kind < N_KINDS ? kind_names[kind] : "?";
 }
 
-/* FILE:LINE:COL of @n, then the message, on a line after the errors before; returns -1. */
-__attribute__((format(printf, 3, 4)))
-static int fail(struct ctx *c, const yaml_node_t *n, const char *fmt, ...)
+/* FILE:LINE:COL, then the message, on a line after the errors before; returns -1. */
+__attribute__((format(printf, 4, 0)))
+static int vfail_at_mark(struct ctx *c, size_t line, size_t col, const char *fmt, va_list ap)
 {
 	size_t off = c->errors ? strlen(c->err) : 0;
-	va_list ap;
 
 	if (off + 1 >= c->errlen)
 		return -1;	/* no room for more: the first ones are said */
 	off += (size_t)snprintf(c->err + off, c->errlen - off, "%s%s:%zu:%zu: ",
-				c->errors ? "\n" : "", c->file,
-				n ? n->start_mark.line + 1 : 1,
-				n ? n->start_mark.column + 1 : 1);
+				c->errors ? "\n" : "", c->file, line, col);
 	c->errors++;
 	if (off >= c->errlen)
 		return -1;
-	va_start(ap, fmt);
 	verrf(c->err + off, c->errlen - off, -1, fmt, ap);
+	return -1;
+}
+
+/* FILE:LINE:COL of @n (1:1 for none), then the message; returns -1. */
+__attribute__((format(printf, 3, 4)))
+static int fail(struct ctx *c, const yaml_node_t *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail_at_mark(c, n ? n->start_mark.line + 1 : 1, n ? n->start_mark.column + 1 : 1, fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -147,9 +155,67 @@ static int parse_action(struct ctx *c, const yaml_node_t *n, bool *deny)
 	return 0;
 }
 
+/*
+ * FILE:LINE:COL of byte @at of scalar @n's text: exact for a plain
+ * scalar on one line, one further for a quoted one.
+ */
+__attribute__((format(printf, 4, 5)))
+static int fail_at(struct ctx *c, const yaml_node_t *n, size_t at, const char *fmt, ...)
+{
+	size_t quoted = n->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+			n->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail_at_mark(c, n->start_mark.line + 1, n->start_mark.column + 1 + quoted + at, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/*
+ * From the first component that has a '*' on (a rule's anchor is the
+ * directory above it): each component '*' or a name without one, at
+ * most LAB_MGLOB_COMPS of them, each name at most LAB_PATH_NAME_LEN - 1
+ * bytes.
+ */
+static int parse_mglob(struct ctx *c, const yaml_node_t *n, const char *path, const char *first)
+{
+	const char *comp = first, *end;
+	unsigned int count = 0;
+
+	for (; *comp; comp = *end ? end + 1 : end) {
+		size_t len;
+
+		end = strchr(comp, '/');
+		if (!end)
+			end = comp + strlen(comp);
+		len = (size_t)(end - comp);
+		if (++count > LAB_MGLOB_COMPS)
+			return fail_at(c, n, (size_t)(comp - path),
+				       "at most %d components from the first '*' on",
+				       LAB_MGLOB_COMPS);
+		if (memchr(comp, '*', len) && (len != 1))
+			return fail_at(c, n, (size_t)((const char *)memchr(comp, '*', len) - path),
+				       "a '*' above the last component, or before a final "
+				       "'/**', must be a whole component ('/home/*/.ssh'): "
+				       "'%.*s' is not supported yet", (int)len, comp);
+		if (len >= LAB_PATH_NAME_LEN)
+			return fail_at(c, n, (size_t)(comp - path),
+				       "a name below a '*' is at most %d bytes",
+				       LAB_PATH_NAME_LEN - 1);
+	}
+	return 0;
+}
+
+/*
+ * A files or exec rule's path: absolute; DIR/ and two stars for a
+ * subtree; one '*' within the last component for a glob, or '*' as
+ * whole components below a directory (parse_mglob()). Any other '*' is
+ * not supported (yet): POLICY.md.
+ */
 static int parse_path(struct ctx *c, const yaml_node_t *n, struct policy_rule *r)
 {
-	const char *s = scalar(c, n, "a path");
+	const char *s = scalar(c, n, "a path"), *last, *star;
 	size_t len;
 
 	if (!s)
@@ -163,10 +229,43 @@ static int parse_path(struct ctx *c, const yaml_node_t *n, struct policy_rule *r
 		r->file.subtree = true;
 		len = len > 3 ? len - 3 : 1;	/* the root itself, with the stars */
 	}
+	while (len > 1 && s[len - 1] == '/')
+		len--;			/* "/etc/" is "/etc" */
 	memcpy(r->file.path, s, len);
 	r->file.path[len] = '\0';
-	if (strstr(r->file.path, "*"))
-		return fail(c, n, "'*' is only allowed as a final '/**' (a subtree)");
+	last = strrchr(r->file.path, '/') + 1;
+	star = strchr(r->file.path, '*');
+	if (star && (star < last || r->file.subtree)) {
+		const char *first = star;
+
+		while (first[-1] != '/')
+			first--;	/* the component's start */
+		r->file.mglob = true;
+		return parse_mglob(c, n, r->file.path, first);
+	}
+	if (star && strchr(star + 1, '*'))
+		return fail_at(c, n, (size_t)(strchr(star + 1, '*') - r->file.path),
+			       "one '*' a name: '%s' has more", last);
+	r->file.glob = star != NULL;
+	return 0;
+}
+
+/*
+ * What a rule by path can name: a name of at most LAB_PATH_NAME_LEN - 1
+ * bytes; and a glob is by path.
+ */
+static int check_path_rule(struct ctx *c, const yaml_node_t *n, const struct policy_rule *r)
+{
+	const char *last = strrchr(r->file.path, '/') + 1;
+
+	if ((r->file.glob || r->file.mglob) && r->file.by_inode)
+		return fail(c, n, "a glob matches names: it cannot be 'match: inode'");
+	if (r->file.subtree || r->file.by_inode || r->file.mglob || !*last)
+		return 0;	/* a subtree, an inode, "/", or parse_mglob()'s */
+	if (strlen(last) >= LAB_PATH_NAME_LEN)
+		return fail_at(c, n, (size_t)(last - r->file.path),
+			       "a name longer than %d bytes cannot be matched by path: "
+			       "add 'match: inode'", LAB_PATH_NAME_LEN - 1);
 	return 0;
 }
 
@@ -318,6 +417,18 @@ static int parse_choice(struct ctx *c, const yaml_node_t *n, const char *what,
 	return 0;
 }
 
+/* match: path (the default) or inode (the file at apply, wherever it goes). */
+static int parse_match(struct ctx *c, const yaml_node_t *n, struct policy_rule *r)
+{
+	static const char *const matches[] = { "path", "inode" };
+	int v;
+
+	if (parse_choice(c, n, "match", matches, NULL, ARRAY_SIZE(matches), &v))
+		return -1;
+	r->file.by_inode = v == 1;
+	return 0;
+}
+
 /* A value's name in @names by its number in @values, or NULL. */
 static const char *name_of(int value, const char *const *names, const int *values, size_t n)
 {
@@ -349,7 +460,9 @@ static bool key_allowed(enum rule_kind kind, enum net_op op, int key)
 {
 	switch (kind) {
 	case RULE_FILES:
-		return key == KEY_access;
+		return key == KEY_access || key == KEY_match;
+	case RULE_EXEC:
+		return key == KEY_match;
 	case RULE_NETWORK:
 		if (key == KEY_family || key == KEY_protocol)
 			return true;
@@ -487,6 +600,10 @@ static int parse_rule(struct ctx *c, const yaml_node_t *n, struct policy_rule *r
 			if (parse_ports(c, value, r))
 				return -1;
 			break;
+		case KEY_match:
+			if (parse_match(c, value, r))
+				return -1;
+			break;
 		}
 	}
 	if (cidr && parse_cidr(c, cidr, r))
@@ -498,6 +615,8 @@ static int parse_rule(struct ctx *c, const yaml_node_t *n, struct policy_rule *r
 		return -1;
 	if (r->kind == RULE_FILES && !r->file.access)
 		return fail(c, n, "the files rule needs 'access:' (read, write, exec, create, unlink)");
+	if ((r->kind == RULE_FILES || r->kind == RULE_EXEC) && check_path_rule(c, kind_value, r))
+		return -1;
 	return 0;
 }
 

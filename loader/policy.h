@@ -44,6 +44,9 @@ struct policy_rule {
 		struct {		/* files, exec */
 			char path[POLICY_PATH_MAX];
 			bool subtree;	/* written DIR/ followed by two stars */
+			bool glob;	/* a '*' within the last component */
+			bool mglob;	/* a '*' component before the last, or before a final two stars */
+			bool by_inode;	/* match: inode, the file at apply only */
 			unsigned int access;
 		} file;
 		struct {

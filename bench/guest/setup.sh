@@ -18,7 +18,9 @@
 #          backend for CG/other, whose lsm/ (BPF_LSM_MAC) programs then
 #          share the hooks with the lsm_cgroup ones for every task
 # RULES    BPF only: eq (the equivalent rule set, the default) or a number
-#          N: one file rule (policies/one-rule.yaml) and N-1 filler rules
+#          N: one file rule by path (policies/one-rule.yaml) and N-1 filler
+#          rules by path; Ni: the rule and its fillers by inode
+#          (policies/one-rule-inode.yaml)
 # CGROUPS  BPF only: the policy goes on N sibling cgroups (default 1),
 #          CG/in/c1..cN
 # PLACE    inside (the measured process is in CG/in/c1, or confined as
@@ -72,9 +74,11 @@ prepare_bpf() {
 	make_objects
 	mkdir -p $CG/in $CG/out
 	policy=$POL/equivalent.yaml filler=0
-	if [ "$rules" != eq ]; then
-		policy=$POL/one-rule.yaml filler=$((rules - 1))
-	fi
+	case $rules in
+	eq) ;;
+	*i) policy=$POL/one-rule-inode.yaml filler=$((${rules%i} - 1)) ;;
+	*) policy=$POL/one-rule.yaml filler=$((rules - 1)) ;;
+	esac
 	echo "$rules" >$STATE
 	mem0=$(mem_available)
 	i=1

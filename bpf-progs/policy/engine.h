@@ -138,10 +138,16 @@ struct lab_conf {
 	__u32 flags;
 	__u32 default_deny;	/* classes (bits) where no match means deny */
 	__u32 n_net;		/* bind/connect rules in net_rules */
-	/* file classes (bits) with rules on an inode, and on a subtree */
+	/*
+	 * file classes (bits) with rules on an inode, on a subtree, on a
+	 * name in a directory (by path), and on a glob in a directory
+	 */
 	__u8 file_exact;
 	__u8 file_tree;
-	__u16 pad;
+	__u8 file_path;
+	__u8 file_glob;
+	__u8 file_mglob;	/* on a '*' middle component (lab_mglob) */
+	__u8 pad_file[3];
 	/* ptrace, mount, module_load, signal: rule index + 1, and deny */
 	__u16 fixed_rule[16];	/* indexed by class, masked to 4 bits */
 	__u8 fixed_deny[16];
@@ -173,6 +179,85 @@ struct lab_file_val {
 	__u8 exact_deny;		/* a bit per class */
 	__u8 tree_deny;
 	__u8 pad[2];
+};
+
+/*
+ * files and exec rules by path: the name in its directory, the directory
+ * by inode (path_rules), the name by its hash (lab_name_hash()), and the
+ * name itself in the value, compared on a hit. lsmctl refuses two names
+ * of one directory with one hash.
+ */
+struct lab_path_key {
+	__u32 policy;
+	__u32 dev;		/* the directory's superblock: LAB_MKDEV() */
+	__u64 dir;		/* the directory's inode */
+	__u64 hash;		/* lab_name_hash() of the name */
+};
+
+struct lab_path_val {
+	__u16 rule[LAB_FILE_CLASSES];	/* rule + 1 */
+	__u8 deny;			/* a bit per class */
+	__u8 len;			/* the name's */
+	__u64 name[LAB_PATH_NAME_LEN / 8];	/* zero-padded */
+};
+
+/*
+ * A name's hash: FNV-1a's step over the name's 8-byte words, zero-padded
+ * and read as x86 reads them (little-endian), then over its length. Few
+ * instructions a word: the map hashes the key again.
+ */
+#define LAB_NAME_HASH_SEED	0xcbf29ce484222325ULL
+#define LAB_NAME_HASH_PRIME	0x100000001b3ULL
+
+static inline __u64 lab_name_hash_step(__u64 h, __u64 word)
+{
+	return (h ^ word) * LAB_NAME_HASH_PRIME;
+}
+
+/*
+ * Glob rules: "PREFIX*SUFFIX" as a directory's last component, a list a
+ * directory (glob_rules, keyed by policy, device and the directory's
+ * inode), in rule order: the first that matches the name and has a rule
+ * for the class decides.
+ */
+struct lab_glob {
+	__u16 rule[LAB_FILE_CLASSES];	/* rule + 1 */
+	__u8 deny;			/* a bit per class */
+	__u8 prefix_len;
+	__u8 suffix_len;
+	__u8 pad[3];
+	char prefix[LAB_PATH_NAME_LEN];
+	char suffix[LAB_PATH_NAME_LEN];
+};
+
+struct lab_glob_key {
+	__u32 policy;
+	__u32 dev;
+	__u64 dir;
+};
+
+/*
+ * A rule with '*' as a whole middle component, kept in its anchor's
+ * glob_rules entry (the directory before the first '*'): the components
+ * from there down, each a name, by its hash (lab_name_hash(): compared
+ * by hash alone), or '*'. Without subtree the file is the last
+ * component; with it, the last component or anything below it.
+ */
+struct lab_mglob {
+	__u64 comp[LAB_MGLOB_COMPS];	/* a name's hash, or 0 for a '*' */
+	__u16 rule[LAB_FILE_CLASSES];	/* rule + 1 */
+	__u8 deny;			/* a bit per class */
+	__u8 n;				/* components, 1 .. LAB_MGLOB_COMPS */
+	__u8 star;			/* a bit per component: '*' */
+	__u8 subtree;			/* written with a final slash and two stars */
+	__u8 pad[2];
+};
+
+struct lab_glob_val {
+	__u32 n;		/* patterns in use, at most LAB_GLOB_PATTERNS */
+	__u32 n_mglob;		/* middle-component rules anchored here */
+	struct lab_glob pattern[LAB_GLOB_PATTERNS];
+	struct lab_mglob mglob[LAB_MGLOB_PATTERNS];
 };
 
 /* network socket rules, by family and type (0: any). */
@@ -232,7 +317,11 @@ struct lab_levels {
 	__u32 any_tree;		/* file classes with a subtree rule */
 	__u32 any_default_deny;	/* classes closed by default: deny */
 	__u32 any_self_protect;	/* a policy has self-protection on */
-	__u32 pad;
+	/*
+	 * file classes with a rule by path or glob: the file's directory's
+	 * inode (in file_bloom for such rules) must miss the filter too
+	 */
+	__u32 any_path;
 };
 
 /* global backend: an inode some global policy has a rule on (file_bloom). */
@@ -290,7 +379,12 @@ struct lab_event {
 	__u8 addr[16];
 	char comm[LAB_COMM_LEN];
 	char name[LAB_NAME_LEN];	/* files: the dentry's name, cut short */
-	__u64 dir_ino;		/* files: the inode of the dentry's parent (lsmctl learn) */
+	__u64 dir_ino;		/* files: the inode of the dentry's parent (rules by path, lsmctl learn) */
+	/* the task: its real uid (the initial namespace's), its executable */
+	__u32 uid;
+	__u32 exe_dev;		/* mm->exe_file's superblock: LAB_MKDEV() */
+	__u64 exe_ino;		/* 0: no executable (a kernel thread) */
+	char exe[LAB_NAME_LEN];	/* the executable's name (last component), cut short */
 };
 
 #endif /* LSMLAB_ENGINE_H */

@@ -25,7 +25,9 @@ static __always_inline void event_fill(struct lab_event *e, __u64 policy_cgroup_
 				       __u32 number, struct task_struct *target,
 				       struct dentry *dentry)
 {
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 	struct inode *inode;
+	struct file *exe;
 
 	__builtin_memset(e, 0, sizeof(*e));
 	e->time_ns = bpf_ktime_get_ns();
@@ -38,12 +40,21 @@ static __always_inline void event_fill(struct lab_event *e, __u64 policy_cgroup_
 	e->class = class;
 	e->number = number;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	e->uid = (__u32)bpf_get_current_uid_gid();
+	/* the executable as far as BPF sees it: its name and inode, not its path */
+	exe = BPF_CORE_READ(task, mm, exe_file);
+	if (exe) {
+		e->exe_ino = BPF_CORE_READ(exe, f_inode, i_ino);
+		e->exe_dev = BPF_CORE_READ(exe, f_inode, i_sb, s_dev);
+		bpf_probe_read_kernel_str(e->exe, sizeof(e->exe),
+					  BPF_CORE_READ(exe, f_path.dentry, d_name.name));
+	}
 	if (dentry) {
 		inode = BPF_CORE_READ(dentry, d_inode);
 		if (inode)
 			e->ino = BPF_CORE_READ(inode, i_ino);
 		e->dev = BPF_CORE_READ(dentry, d_sb, s_dev);
-		/* a new name has no inode yet: its folder says where it is */
+		/* the name and its directory: a rule by path's key; a new name has no inode yet */
 		e->dir_ino = BPF_CORE_READ(dentry, d_parent, d_inode, i_ino);
 		bpf_probe_read_kernel_str(e->name, sizeof(e->name),
 					  BPF_CORE_READ(dentry, d_name.name));

@@ -120,8 +120,15 @@ LAB_PROG(file_open, struct file *file)
 
 LAB_PROG(bprm_check_security, struct linux_binprm *bprm)
 {
-	return LAB_RET(check_dentry(LAB_HOOK_BPRM_CHECK, LAB_EXEC,
-				    bprm->file->f_path.dentry));
+	/* the file too: its mount, for subtrees across mounts */
+	struct lab_req req = {
+		.hook = LAB_HOOK_BPRM_CHECK,
+		.class = LAB_EXEC,
+		.dentry = bprm->file->f_path.dentry,
+		.file = bprm->file,
+	};
+
+	return LAB_RET(check(&req));
 }
 
 LAB_PROG(inode_create, struct inode *dir, struct dentry *dentry)
@@ -145,8 +152,9 @@ LAB_PROG(inode_symlink, struct inode *dir, struct dentry *dentry)
 }
 
 /*
- * A link or a rename: the old name's unlink, the new name's create, and
- * over a file, that file's unlink (what a rename replaces is removed).
+ * A link or a rename: the old name's unlink, the new name's create (and
+ * no allow by path on it: match_file()), and over a file, that file's
+ * unlink (what a rename replaces is removed).
  * One callback goes through them, so that the verifier sees check() once.
  */
 struct move_ctx {
@@ -161,6 +169,7 @@ static long move_step(__u32 i, void *data)
 	struct lab_req req = {
 		.hook = m->hook,
 		.class = i == 1 ? LAB_CREATE : LAB_UNLINK,
+		.onto = i == 1,
 		.dentry = i ? m->new : m->old,
 	};
 

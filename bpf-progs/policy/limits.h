@@ -15,13 +15,37 @@
  * they fill, so a large cap costs nothing until rules are there.
  */
 #define LAB_MAX_FILE_RULES	(1 << 21)	/* inodes with rules */
+#define LAB_MAX_PATH_RULES	(1 << 21)	/* names in directories with rules */
+#define LAB_MAX_GLOB_DIRS	(1 << 16)	/* directories with glob rules */
 #define LAB_MAX_SOCK_RULES	(1 << 16)	/* socket families and types */
 #define LAB_MAX_NET_KEYS	(1 << 16)	/* bind and connect rules */
 #define LAB_MAX_HITS		(1 << 16)	/* rules that decided something */
 #define LAB_BLOOM_INODES	(1 << 16)	/* global: inodes some policy names */
 
+/*
+ * Rules by path: a name in a directory. A name (the path's last
+ * component) is at most LAB_PATH_NAME_LEN - 1 bytes, read from the
+ * dentry with one bounded load; a directory has at most LAB_GLOB_PATTERNS
+ * glob rules ("*" within the last component), each matched by comparing
+ * at most 2 * (LAB_PATH_NAME_LEN - 1) bytes.
+ */
+#define LAB_PATH_NAME_LEN	64
+#define LAB_GLOB_PATTERNS	8
+
+/*
+ * Rules with '*' as a whole middle component (/home/'*'/.ssh in a policy): keyed by
+ * the directory before the first '*' (the anchor), with at most
+ * LAB_MGLOB_COMPS components from there on, and at most
+ * LAB_MGLOB_PATTERNS such rules an anchor. A check climbs at most
+ * LAB_MAX_DEPTH levels, a name's read and hash and one lookup a level,
+ * and compares at most LAB_MGLOB_PATTERNS * LAB_MGLOB_COMPS hashes at
+ * an anchor.
+ */
+#define LAB_MGLOB_COMPS		4
+#define LAB_MGLOB_PATTERNS	4
+
 /* Strings in events (struct lab_event). */
 #define LAB_COMM_LEN		16	/* a task's comm: the kernel's TASK_COMM_LEN */
-#define LAB_NAME_LEN		32	/* a file's name, cut short */
+#define LAB_NAME_LEN		LAB_PATH_NAME_LEN	/* a file's name, cut short */
 
 #endif /* LSMLAB_LIMITS_H */

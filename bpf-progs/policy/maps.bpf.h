@@ -42,6 +42,24 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, LAB_MAX_PATH_RULES);
+	__type(key, struct lab_path_key);
+	__type(value, struct lab_path_val);
+	LAB_PINNED;
+} path_rules SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, LAB_MAX_GLOB_DIRS);
+	__type(key, struct lab_glob_key);
+	__type(value, struct lab_glob_val);
+	LAB_PINNED;
+} glob_rules SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, LAB_MAX_SOCK_RULES);
 	__type(key, struct lab_sock_key);
 	__type(value, struct lab_sock_val);

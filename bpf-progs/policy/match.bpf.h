@@ -9,6 +9,7 @@
 #define LSMLAB_MATCH_BPF_H
 
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 
 #include "engine.h"
@@ -24,13 +25,28 @@
  */
 struct walk_ctx {
 	struct dentry *d;
-	__u32 policy;
-	__u32 dev;
+	struct lab_file_key key;	/* the policy and device; mount_step()'s lookups */
 	__u32 class;
 	__u16 rule;
 	__u8 deny;
 	__u8 done;	/* a rule found, or the filesystem's root reached */
+	/* past a mount (mount_step()): read with probes, no BTF type there */
+	__u64 mnt;	/* struct mount * */
+	__u64 up;	/* struct dentry *, in mnt: its rules next */
 };
+
+/*
+ * A dentry that is its own parent: is it a filesystem's root, or one with
+ * nothing above it by nature (a pipe, a socket, a memfd: internal mounts,
+ * which no path names)? Any other (open_by_handle_at() of a file whose
+ * dentry was evicted gives a disconnected one) has lost its path.
+ */
+static __always_inline int top_by_nature(struct dentry *d)
+{
+	struct super_block *sb = d->d_sb;
+
+	return sb && (sb->s_root == d || (sb->s_flags & SB_KERNMOUNT));
+}
 
 /*
  * The hooks' arguments are BTF-typed: fields are loaded directly (one
@@ -42,7 +58,6 @@ static long walk_step(__u32 i, void *data)
 	struct walk_ctx *w = data;
 	struct dentry *d = w->d, *parent;
 	struct inode *inode = d->d_inode;
-	struct super_block *sb;
 	__u64 c = w->class;
 
 	barrier_var(c);	/* inlined, clang drops the check the verifier needs */
@@ -50,8 +65,8 @@ static long walk_step(__u32 i, void *data)
 		return 1;
 	if (inode) {
 		struct lab_file_key key = {
-			.policy = w->policy,
-			.dev = w->dev,
+			.policy = w->key.policy,
+			.dev = w->key.dev,
 			.ino = inode->i_ino,
 		};
 		struct lab_file_val *v = bpf_map_lookup_elem(&file_rules, &key);
@@ -71,15 +86,8 @@ static long walk_step(__u32 i, void *data)
 	}
 	parent = d->d_parent;
 	if (!parent || parent == d) {
-		/*
-		 * The top. The filesystem's root, or a dentry with nothing
-		 * above it by nature (a pipe, a socket, a memfd: internal
-		 * mounts, which no path names): the climb is complete. Any
-		 * other (open_by_handle_at() of a file whose dentry was
-		 * evicted gives a disconnected one) leaves the climb short.
-		 */
-		sb = d->d_sb;
-		w->done = sb && (sb->s_root == d || (sb->s_flags & SB_KERNMOUNT));
+		/* the top: complete there by nature, short at a disconnected dentry */
+		w->done = top_by_nature(d);
 		return 1;
 	}
 	w->d = parent;
@@ -87,24 +95,409 @@ static long walk_step(__u32 i, void *data)
 }
 
 /*
- * The rule for @req, or LAB_RULE_NONE. A subtree climb that could not
- * finish (deeper than LAB_MAX_DEPTH, or a disconnected dentry) returns
+ * Subtrees across mounts: from the root of the file's filesystem on to
+ * where its mount is mounted (mnt_mountpoint in mnt_parent), and up from
+ * there, mount after mount, to the mount namespace's root. Subtree
+ * rules only: a mount point's own rule is not the file's. The climb's
+ * levels and crossings share LAB_MAX_DEPTH.
+ */
+static long mount_step(__u32 i, void *data)
+{
+	struct walk_ctx *w = data;
+	struct dentry *d = (struct dentry *)w->up, *parent;
+	struct mount *mnt = (struct mount *)w->mnt, *up;
+	struct lab_file_val *v;
+	struct inode *inode;
+	__u64 c = w->class;
+
+	barrier_var(c);
+	if (c >= LAB_FILE_CLASSES || !d)
+		return 1;
+	inode = BPF_CORE_READ(d, d_inode);
+	if (inode) {
+		w->key.dev = BPF_CORE_READ(d, d_sb, s_dev);
+		w->key.ino = BPF_CORE_READ(inode, i_ino);
+		v = bpf_map_lookup_elem(&file_rules, &w->key);
+		if (v && v->tree[c]) {
+			w->rule = v->tree[c];
+			w->deny = (v->tree_deny >> c) & 1;
+			w->done = 1;
+			return 1;
+		}
+	}
+	parent = BPF_CORE_READ(d, d_parent);
+	if (parent && parent != d) {
+		w->up = (__u64)parent;
+		return 0;
+	}
+	/* the root of mnt's filesystem: on to where mnt is mounted */
+	up = BPF_CORE_READ(mnt, mnt_parent);
+	if (!up || up == mnt) {
+		w->done = 1;	/* the namespace's root mount */
+		return 1;
+	}
+	w->up = (__u64)BPF_CORE_READ(mnt, mnt_mountpoint);
+	w->mnt = (__u64)up;
+	return 0;
+}
+
+/*
+ * files by path: the object's name in its directory. The name is read
+ * once, zero-padded, and hashed a word at a time; the exact rule is one
+ * lookup of the directory and the hash (and on a hit, a compare of the
+ * name), the globs one lookup of the directory and at most
+ * LAB_GLOB_PATTERNS patterns, each at most 2 * (LAB_PATH_NAME_LEN - 1)
+ * byte compares.
+ */
+struct name_ctx {
+	struct lab_path_key key;
+	const struct lab_glob_val *globs;
+	__u64 name[LAB_PATH_NAME_LEN / 8];	/* zero-padded */
+	__u16 rule;
+	__u8 len;		/* the name's; 0 when longer than any rule's */
+	__u8 class;
+	__u8 deny;		/* (bytes: the global backend's stack is 512 all told) */
+	__u8 onto;		/* the rule of any class that allows, not the class's */
+};
+
+/* Does the name in @n match glob @g: PREFIX*SUFFIX? */
+static __always_inline int glob_match(const struct name_ctx *n, const struct lab_glob *g)
+{
+	const char *name = (const char *)n->name;
+	__u32 plen = g->prefix_len, slen = g->suffix_len, len = n->len, off, j;
+
+	if (plen >= LAB_PATH_NAME_LEN || slen >= LAB_PATH_NAME_LEN || plen + slen > len)
+		return 0;
+	for (j = 0; j < plen && j < LAB_PATH_NAME_LEN - 1; j++)
+		if (name[j] != g->prefix[j])
+			return 0;
+	off = len - slen;
+	for (j = 0; j < slen && j < LAB_PATH_NAME_LEN - 1; j++)
+		if (name[(off + j) & (LAB_PATH_NAME_LEN - 1)] != g->suffix[j])
+			return 0;
+	return 1;
+}
+
+/* The first class's rule in @rule that allows (@deny: a bit per class), or none. */
+static __always_inline __u16 allowing_rule(const __u16 *rule, __u8 deny)
+{
+	__u16 found = LAB_RULE_NONE;
+	int k;
+
+#pragma unroll
+	for (k = LAB_FILE_CLASSES - 1; k >= 0; k--)
+		if (rule[k] && !((deny >> k) & 1))
+			found = rule[k];
+	return found;
+}
+
+static long glob_step(__u32 i, void *data)
+{
+	struct name_ctx *n = data;
+	const struct lab_glob_val *v = n->globs;
+	const struct lab_glob *g;
+	__u64 c = n->class, k = i;
+	__u16 rule;
+	__u8 deny;
+
+	barrier_var(c);
+	if (!v || i >= v->n || i >= LAB_GLOB_PATTERNS || c >= LAB_FILE_CLASSES)
+		return 1;
+	barrier_var(k);		/* or clang drops the mask, which the verifier needs */
+	g = &v->pattern[k & (LAB_GLOB_PATTERNS - 1)];
+	if (n->onto) {
+		rule = allowing_rule(g->rule, g->deny);
+		deny = 1;
+	} else {
+		rule = g->rule[c];
+		deny = (g->deny >> c) & 1;
+	}
+	/*
+	 * A name longer than any pattern is compared with (n->len 0): the
+	 * class's deny globs take it (fail closed), the allow globs do not.
+	 */
+	if (!rule || !(n->len ? glob_match(n, g) : deny && !n->onto))
+		return 0;
+	n->rule = rule;
+	n->deny = deny;
+	return 1;
+}
+
+/* Is the rule's name @v's the name in @n (both zero-padded)? */
+static __always_inline int same_name(const struct lab_path_val *v, const struct name_ctx *n)
+{
+	__u64 diff = v->len ^ n->len;
+	int k;
+
+#pragma unroll
+	for (k = 0; k < LAB_PATH_NAME_LEN / 8; k++)
+		diff |= v->name[k] ^ n->name[k];
+	return !diff;
+}
+
+/*
+ * The rule by path for @dentry: its name's own (path_rules), else the
+ * first glob of its directory that matches (glob_rules); LAB_RULE_NONE
+ * when neither has one. A name longer than any rule's is matched by
+ * the directory's deny globs of the class only. A disconnected dentry
+ * (its name in a directory lost) gives LAB_RULE_NONE with *deny set:
+ * it may be any name, a denied one too.
+ *
+ * @onto: link() and rename() onto @dentry: the rule by path, of any
+ * class, that allows, with *deny set (match_file()).
+ */
+static __always_inline __u16 match_name(__u32 policy, const struct lab_conf *conf,
+					struct dentry *dentry, __u32 dev, __u32 c, __u8 onto,
+					__u8 *deny)
+{
+	struct name_ctx n = { .class = c, .onto = onto };
+	struct dentry *parent = dentry->d_parent;
+	struct lab_path_val *v;
+	struct inode *dir;
+	__u32 size;
+	__u16 rule;
+	__u64 i = c;
+
+	if (!parent || parent == dentry) {
+		*deny = !top_by_nature(dentry);	/* a filesystem's root has no name */
+		return LAB_RULE_NONE;
+	}
+	dir = parent->d_inode;
+	size = dentry->d_name.len;
+	if (!dir || !size)
+		return LAB_RULE_NONE;
+	n.key.policy = policy;
+	n.key.dev = dev;
+	n.key.dir = dir->i_ino;
+	barrier_var(i);
+	if (i >= LAB_FILE_CLASSES)
+		return LAB_RULE_NONE;
+	if (size < LAB_PATH_NAME_LEN) {
+		n.len = size;
+		size = n.len;
+		barrier_var(size);	/* clang drops the mask the verifier needs: len < 64 above */
+		if (bpf_probe_read_kernel(n.name, size & (LAB_PATH_NAME_LEN - 1),
+					  BPF_CORE_READ(dentry, d_name.name)))
+			return LAB_RULE_NONE;
+	}
+	if (n.len && (onto ? conf->file_path : (conf->file_path >> i) & 1)) {
+		__u64 h = LAB_NAME_HASH_SEED;
+		__u32 k;
+
+		for (k = 0; k < LAB_PATH_NAME_LEN / 8 && k * 8 < n.len; k++)
+			h = lab_name_hash_step(h, n.name[k]);
+		n.key.hash = lab_name_hash_step(h, n.len);
+		v = bpf_map_lookup_elem(&path_rules, &n.key);
+		if (v && same_name(v, &n)) {
+			rule = onto ? allowing_rule(v->rule, v->deny) : v->rule[i];
+			if (rule) {
+				*deny = onto || ((v->deny >> i) & 1);
+				return rule;
+			}
+		}
+	}
+	if (onto ? conf->file_glob : (conf->file_glob >> i) & 1) {
+		/* the path key starts with the glob key's fields: stack is short */
+		_Static_assert(__builtin_offsetof(struct lab_path_key, dir) ==
+			       __builtin_offsetof(struct lab_glob_key, dir) &&
+			       sizeof(struct lab_glob_key) == __builtin_offsetof(struct lab_path_key, hash),
+			       "a path key begins with a glob key");
+		n.globs = bpf_map_lookup_elem(&glob_rules, &n.key);
+		if (n.globs) {
+			bpf_loop(LAB_GLOB_PATTERNS, glob_step, &n, 0);
+			*deny = n.deny;
+			return n.rule;
+		}
+	}
+	return LAB_RULE_NONE;
+}
+
+/* The inode's own rule of class @c (not its subtree's), or LAB_RULE_NONE. */
+static __always_inline __u16 own_rule(__u32 policy, struct dentry *dentry, __u32 dev, __u32 c,
+				      __u8 *deny)
+{
+	struct inode *inode = dentry->d_inode;
+	struct lab_file_key key = { .policy = policy, .dev = dev };
+	struct lab_file_val *v;
+	__u64 i = c;
+
+	if (!inode)
+		return LAB_RULE_NONE;
+	key.ino = inode->i_ino;
+	v = bpf_map_lookup_elem(&file_rules, &key);
+	barrier_var(i);
+	if (!v || i >= LAB_FILE_CLASSES || !v->exact[i])
+		return LAB_RULE_NONE;
+	*deny = (v->exact_deny >> i) & 1;
+	return v->exact[i];
+}
+
+#ifndef LAB_NO_MGLOB
+/*
+ * files by a rule with '*' as a middle component: climb from the object
+ * as a subtree climb does, keeping the hashes of the last
+ * LAB_MGLOB_COMPS names; at each directory that is some rule's anchor,
+ * the names below it are compared with the rule's components. The
+ * nearest anchor with a matching rule for the class decides.
+ */
+struct mglob_ctx {
+	struct dentry *d;
+	struct lab_glob_key key;
+	__u64 hash[LAB_MGLOB_COMPS];	/* level i's name: hash[i % LAB_MGLOB_COMPS] */
+	__u8 class;
+	__u8 deny;
+	__u8 done;	/* a rule found, or the filesystem's root reached */
+	__u16 rule;
+};
+
+/* Does rule @g, at an anchor @level levels above the file, match the names below it? */
+static __always_inline int mglob_match(const struct mglob_ctx *m, const struct lab_mglob *g,
+				       __u32 level)
+{
+	__u32 j;
+
+	if (!g->n || g->n > LAB_MGLOB_COMPS || level < g->n || (!g->subtree && level != g->n))
+		return 0;
+	/* component j is the name j + 1 levels below the anchor */
+	for (j = 0; j < LAB_MGLOB_COMPS && j < g->n; j++)
+		if (!((g->star >> j) & 1) &&
+		    g->comp[j] != m->hash[(level - 1 - j) & (LAB_MGLOB_COMPS - 1)])
+			return 0;
+	return 1;
+}
+
+/* The first rule of anchor @v for the class that matches; 1 when one does. */
+static __always_inline int mglob_anchor(struct mglob_ctx *m, const struct lab_glob_val *v,
+					__u32 level)
+{
+	__u64 c = m->class;
+	__u32 k;
+
+	if (c >= LAB_FILE_CLASSES)
+		return 0;
+	barrier_var(c);
+	c &= 7;		/* kept by the barrier: the verifier's bound on rule[c] */
+	for (k = 0; k < LAB_MGLOB_PATTERNS && k < v->n_mglob; k++) {
+		const struct lab_mglob *g = &v->mglob[k];
+
+		if (!g->rule[c] || !mglob_match(m, g, level))
+			continue;
+		m->rule = g->rule[c];
+		m->deny = (g->deny >> c) & 1;
+		m->done = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Level i: is it an anchor (the names below it are hashed)? Then its
+ * name, for the anchors above, read a word at a time into its slot of
+ * the hashes (level i - 4's, compared by now): a whole word, the bytes
+ * past the name masked (a name is 8-byte aligned in its dentry or its
+ * kmalloc'd external_name, so the word is in it); 0 for a name no rule
+ * can name.
+ */
+static long mglob_step(__u32 i, void *data)
+{
+	struct mglob_ctx *m = data;
+	struct dentry *d = m->d, *parent;
+	struct inode *inode = d->d_inode;
+	__u64 h, *word = &m->hash[i & (LAB_MGLOB_COMPS - 1)];
+	const struct lab_glob_val *v;
+	struct super_block *sb;
+	const char *name;
+	__u32 size, k, left;
+
+	if (i && inode) {
+		m->key.dir = inode->i_ino;
+		v = bpf_map_lookup_elem(&glob_rules, &m->key);
+		if (v && v->n_mglob && mglob_anchor(m, v, i))
+			return 1;
+	}
+	parent = d->d_parent;
+	if (!parent || parent == d) {
+		/* the top: as walk_step() says */
+		sb = d->d_sb;
+		m->done = sb && (sb->s_root == d || (sb->s_flags & SB_KERNMOUNT));
+		return 1;
+	}
+	h = 0;
+	size = d->d_name.len;
+	name = (const char *)d->d_name.name;
+	if (size && size < LAB_PATH_NAME_LEN) {
+		h = LAB_NAME_HASH_SEED;
+		for (k = 0; k < LAB_PATH_NAME_LEN / 8 && k * 8 < size; k++) {
+			if (bpf_probe_read_kernel(word, sizeof(*word), name + k * 8)) {
+				h = 0;
+				break;
+			}
+			left = size - k * 8;
+			if (left < 8)
+				*word &= (1ULL << (left * 8)) - 1;
+			h = lab_name_hash_step(h, *word);
+		}
+		if (h)
+			h = lab_name_hash_step(h, size);
+	}
+	*word = h;
+	m->d = parent;
+	return 0;
+}
+
+/*
+ * The rule with a '*' middle component for @dentry, or LAB_RULE_NONE. A
+ * climb that could not finish denies as a subtree climb does.
+ */
+static __always_inline __u16 match_mglob(__u32 policy, struct dentry *dentry, __u32 dev,
+					 __u32 c, __u8 *deny)
+{
+	struct mglob_ctx m = {
+		.d = dentry,
+		.key = { .policy = policy, .dev = dev },
+		.class = c,
+	};
+
+	bpf_loop(LAB_MAX_DEPTH, mglob_step, &m, 0);
+	if (!m.done) {
+		*deny = 1;
+		return LAB_RULE_NONE;
+	}
+	*deny = m.deny;
+	return m.rule;
+}
+
+#endif /* LAB_NO_MGLOB */
+
+/*
+ * The rule by inode for @dentry: its own, or with a subtree rule of the
+ * class, the nearest subtree's. A subtree climb that could not finish
+ * (deeper than LAB_MAX_DEPTH, or a disconnected dentry) returns
  * LAB_RULE_NONE with *deny set: decide() denies it as the default.
  */
-static __always_inline __u16 match_file(__u32 policy, const struct lab_conf *conf,
-					const struct lab_req *req, __u8 *deny)
+static __always_inline __u16 match_inode(__u32 policy, const struct lab_conf *conf,
+					 struct dentry *dentry, struct file *file, __u32 dev,
+					 __u32 c, __u8 *deny)
 {
-	struct dentry *dentry = req->dentry;
-	__u32 c = req->class;
-	struct walk_ctx w = { .d = dentry, .policy = policy, .class = c };
+	struct walk_ctx w = { .d = dentry, .key = { .policy = policy, .dev = dev }, .class = c };
 
-	/* (the verifier sees every hook's request reach here: a NULL dentry too) */
-	if (!dentry || c >= LAB_FILE_CLASSES)
-		return LAB_RULE_NONE;
-	w.dev = dentry->d_sb->s_dev;
 	if ((conf->file_tree >> c) & 1) {
 		/* a subtree rule of this class somewhere: climb */
 		bpf_loop(LAB_MAX_DEPTH, walk_step, &w, 0);
+		if (w.done && !w.rule && file) {
+			/*
+			 * its filesystem's root (w.d), and no rule: the mounts
+			 * above it. The steps' state starts from values the
+			 * verifier cannot know (6.1 checks a bpf_loop() callback
+			 * once, from the state at the call: a known 0 there
+			 * would hard-wire the step's branches).
+			 */
+			w.done = 0;
+			w.up = (__u64)w.d;
+			w.mnt = (__u64)BPF_CORE_READ(file, f_path.mnt) -
+				bpf_core_field_offset(struct mount, mnt);
+			bpf_loop(LAB_MAX_DEPTH, mount_step, &w, 0);
+		}
 		if (!w.done) {
 			/* a subtree rule might be above: never allow what it may deny */
 			*deny = 1;
@@ -112,23 +505,58 @@ static __always_inline __u16 match_file(__u32 policy, const struct lab_conf *con
 		}
 	} else if ((conf->file_exact >> c) & 1) {
 		/* rules on inodes only: the object's own is the only one */
-		struct inode *inode = dentry->d_inode;
-		struct lab_file_key key = { .policy = policy, .dev = w.dev };
-		struct lab_file_val *v;
-		__u64 i = c;
-
-		if (!inode)
-			return LAB_RULE_NONE;
-		key.ino = inode->i_ino;
-		v = bpf_map_lookup_elem(&file_rules, &key);
-		barrier_var(i);
-		if (!v || i >= LAB_FILE_CLASSES || !v->exact[i])
-			return LAB_RULE_NONE;
-		*deny = (v->exact_deny >> i) & 1;
-		return v->exact[i];
+		return own_rule(policy, dentry, dev, c, deny);
 	}
 	*deny = w.deny;
 	return w.rule;
+}
+
+/*
+ * The rule for @req, or LAB_RULE_NONE: by path first (the name's own,
+ * then a glob, then a rule with a '*' middle component), then by inode
+ * (the inode's own, then the nearest subtree). An allow by path yields to
+ * a deny on the inode itself: a name is where a file is, the inode which
+ * file it is. Two steps, whose stack the compiler can share.
+ *
+ * link() and rename() onto a name (req->onto) that a rule by path allows
+ * are denied by that rule: only what is put there from outside gets the
+ * name's allow. (No create rule is by path: the class's own by inode.)
+ */
+static __always_inline __u16 match_file(__u32 policy, const struct lab_conf *conf,
+					const struct lab_req *req, __u8 *deny)
+{
+	struct dentry *dentry = req->dentry;
+	__u32 c = req->class, dev, by_name = conf->file_path | conf->file_glob;
+	__u16 rule, own;
+	__u8 own_deny = 0;
+
+	/* (the verifier sees every hook's request reach here: a NULL dentry too) */
+	if (!dentry || c >= LAB_FILE_CLASSES)
+		return LAB_RULE_NONE;
+	dev = dentry->d_sb->s_dev;
+	if (req->onto ? by_name : (by_name >> c) & 1) {
+		rule = match_name(policy, conf, dentry, dev, c, req->onto, deny);
+		if (*deny)
+			return rule;
+		if (rule != LAB_RULE_NONE) {
+			if ((conf->file_exact >> c) & 1) {
+				own = own_rule(policy, dentry, dev, c, &own_deny);
+				if (own_deny) {
+					*deny = 1;
+					return own;
+				}
+			}
+			return rule;
+		}
+	}
+#ifndef LAB_NO_MGLOB
+	if ((conf->file_mglob >> c) & 1) {
+		rule = match_mglob(policy, dentry, dev, c, deny);
+		if (rule != LAB_RULE_NONE || *deny)
+			return rule;
+	}
+#endif
+	return match_inode(policy, conf, dentry, req->file, dev, c, deny);
 }
 
 /* socket: the most specific of family+type, family, type, any. */

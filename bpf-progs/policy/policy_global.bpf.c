@@ -4,6 +4,8 @@
  * policies. Its check() finds a task's policies in the policies map, by
  * the task's cgroup and its ancestors.
  */
+/* no '*' middle components: their climb's frame has no room here (POLICY.md) */
+#define LAB_NO_MGLOB
 #include "engine.bpf.h"
 #include "kdefs.bpf.h"
 #include "subtree.bpf.h"
@@ -21,7 +23,8 @@ struct {
 } policies SEC(".maps");
 
 /*
- * Every inode a global policy has a file rule on, ever (a bloom filter
+ * Every inode a global policy has a file rule on, and every directory it
+ * has a rule by path or glob in, ever (a bloom filter
  * cannot forget: an inode whose rules went only costs the full check).
  * lsmctl adds a policy's before the policy is switched on.
  */
@@ -61,19 +64,22 @@ static __always_inline int check_cgroup(__u64 id, const struct lab_req *req)
 /*
  * Does no global policy have a say on this request? True for a file
  * check whose class no policy has a subtree rule or default: deny for,
- * with no self-protection to ask, on an inode not in file_bloom: every
+ * with no self-protection to ask, on an inode not in file_bloom (nor,
+ * for a class with rules by path, its directory's): every
  * policy would find no rule and allow. It saves the policy lookup and
  * the rule lookup on the files no rule names, most of them.
  */
 static __always_inline int no_say(const struct lab_levels *l, const struct lab_req *req)
 {
 	struct lab_inode key = {};
-	struct dentry *d = req->dentry;
+	struct dentry *d = req->dentry, *parent;
 	struct cgroup *cgroup;
 	struct inode *inode;
 	__u32 c = req->class;
 
-	if (c >= LAB_FILE_CLASSES || !d || (((l->any_tree | l->any_default_deny) >> c) & 1))
+	/* (a link or a rename onto a name: rare, and its rules by path are of any class) */
+	if (c >= LAB_FILE_CLASSES || !d || req->onto ||
+	    (((l->any_tree | l->any_default_deny) >> c) & 1))
 		return 0;
 	if (req->self && l->any_self_protect &&
 	    (req->self != LAB_SELF_OPEN || !req->file || self_at_open(req->file, &cgroup)))
@@ -84,6 +90,18 @@ static __always_inline int no_say(const struct lab_levels *l, const struct lab_r
 	key.dev = d->d_sb->s_dev;
 	key.ino = inode->i_ino;
 	/* (int): the map op behind the helper returns an int, in 32 bits */
+	if ((int)bpf_map_peek_elem(&file_bloom, &key) != -ENOENT)
+		return 0;
+	if (!((l->any_path >> c) & 1))
+		return 1;
+	/* rules by path are keyed by the directory: it must miss too */
+	parent = d->d_parent;
+	if (parent == d)
+		return top_by_nature(d);	/* disconnected: match_name() fails closed */
+	inode = parent->d_inode;
+	if (!inode)
+		return 0;
+	key.ino = inode->i_ino;
 	return (int)bpf_map_peek_elem(&file_bloom, &key) == -ENOENT;
 }
 

@@ -247,8 +247,8 @@ static void test_file_read_deny(void **state)
 	assert_slots(e->val.tree, 0, 0, 0, 0, 0);
 	assert_int_equal(e->val.exact_deny, 1u << LAB_READ);
 	assert_int_equal(e->val.tree_deny, 0);
-	/* the engine looks rules up only for the classes these name */
-	assert_int_equal(c.conf.file_exact, 1u << LAB_READ);
+	/* the engine looks rules up only for the classes these name (unlink: the guards) */
+	assert_int_equal(c.conf.file_exact, (1u << LAB_READ) | (1u << LAB_UNLINK));
 	assert_int_equal(c.conf.file_tree, 0);
 	assert_int_equal(c.hooks, BIT(LAB_HOOK_FILE_OPEN));
 	assert_int_equal(c.classes, 1u << LAB_READ);
@@ -309,13 +309,14 @@ static void test_subtree(void **state)
 	assert_slots(entry(&dir_st)->val.tree, 0, 1, 0, 0, 0);
 	assert_slots(entry(&file_st)->val.exact, 0, 2, 0, 0, 0);
 	assert_int_equal(entry(&file_st)->val.exact_deny, 0);
-	assert_int_equal(c.conf.file_exact, 1u << LAB_WRITE);
+	/* (unlink: the rule by path's directories, guarded: test_path_guards) */
+	assert_int_equal(c.conf.file_exact, (1u << LAB_WRITE) | (1u << LAB_UNLINK));
 	assert_int_equal(c.conf.file_tree, 1u << LAB_WRITE);
 
 	/* filler rules are exact read rules */
 	compile_ok(y("name: t\nrules:\n  - exec: %s\n    action: deny\n", file));
 	assert_int_equal(compiled_add_filler(&c, 3), 0);
-	assert_int_equal(c.conf.file_exact, (1u << LAB_READ) | (1u << LAB_EXEC));
+	assert_int_equal(c.conf.file_exact, (1u << LAB_READ) | (1u << LAB_EXEC) | (1u << LAB_UNLINK));
 	assert_int_equal(c.conf.file_tree, 0);
 }
 
@@ -432,6 +433,18 @@ static void test_check_warnings(void **state)
 					      sizeof(err)), -1);
 	assert_string_equal(warnings, "");
 	assert_non_null(strstr(err, "is not a directory"));
+	policy_free(&p);
+	/* a missing name in a directory that exists: valid, and check says it waits */
+	compiled_free(&c);
+	not_dir = y("name: t\nrules:\n  - files: %s/nofile\n    access: read\n"
+		    "    action: deny\n", dir);
+	if (policy_parse("t.yaml", not_dir, strlen(not_dir), &p, err, sizeof(err)))
+		fail_msg("the parse failed: %s", err);
+	assert_int_equal(policy_compile_check("t.yaml", &p, &c, warnings, sizeof(warnings), err,
+					      sizeof(err)), 0);
+	assert_string_equal(warnings, y("t.yaml:3:5: warning: %s/nofile: No such file or "
+					"directory: the rule waits for a file at that name", dir));
+	assert_int_equal(c.n_paths, 1);
 	policy_free(&p);
 }
 
@@ -887,6 +900,198 @@ static void test_path_kernel_dev(void **state)
 	assert_int_equal(errno, ENOENT);
 }
 
+/* The one path entry for @name in @dir_path's directory. */
+static const struct path_entry *path_entry(const char *dir_path, const char *name)
+{
+	const struct path_entry *e = NULL;
+	struct stat st;
+	size_t i;
+
+	if (stat(dir_path, &st))
+		fail_msg("stat %s", dir_path);
+	for (i = 0; i < c.n_paths; i++) {
+		if (c.paths[i].key.dir != st.st_ino || c.paths[i].val.len != strlen(name) ||
+		    memcmp(c.paths[i].val.name, name, strlen(name) + 1))
+			continue;
+		if (e)
+			fail_msg("two entries for %s/%s", dir_path, name);
+		e = &c.paths[i];
+	}
+	if (!e)
+		fail_msg("no entry for %s/%s", dir_path, name);
+	assert_int_equal(e->key.policy, 0);
+	assert_int_equal(e->key.dev, sb_dev(dir_path));
+	return e;
+}
+
+/* A rule by path: the directory and the name, and the inode there at apply. */
+static void test_path_rule(void **state)
+{
+	const struct path_entry *e;
+
+	(void)state;
+	compile_ok(y("name: t\nrules:\n  - files: %s\n    access: [read, write]\n"
+		     "    action: deny\n", file));
+	assert_int_equal(c.n_paths, 1);
+	e = path_entry("/tmp", strrchr(file, '/') + 1);
+	assert_slots(e->val.rule, 1, 1, 0, 0, 0);
+	assert_int_equal(e->val.deny, (1u << LAB_READ) | (1u << LAB_WRITE));
+	assert_int_equal(c.conf.file_path, (1u << LAB_READ) | (1u << LAB_WRITE));
+	assert_slots(entry(&file_st)->val.exact, 1, 1, 0, 0, 0);
+
+	/* a name that is not there yet: the name alone; through a symlink: the target's */
+	compile_ok(y("name: t\nrules:\n  - exec: %s/not-yet\n    action: deny\n"
+		     "  - files: %s\n    access: read\n    action: allow\n", dir, link_path));
+	assert_int_equal(c.n_paths, 2);
+	assert_int_equal(c.n_files, 1);
+	assert_slots(path_entry(dir, "not-yet")->val.rule, 0, 0, 1, 0, 0);
+	assert_slots(path_entry("/tmp", strrchr(file, '/') + 1)->val.rule, 2, 0, 0, 0, 0);
+	assert_int_equal(c.conf.file_path, (1u << LAB_READ) | (1u << LAB_EXEC));
+
+	/* match: inode is the inode alone */
+	compile_ok(y("name: t\nrules:\n  - files: %s\n    access: read\n    action: deny\n"
+		     "    match: inode\n", file));
+	assert_int_equal(c.n_paths, 0);
+	assert_int_equal(c.conf.file_path, 0);
+	assert_slots(entry(&file_st)->val.exact, 1, 0, 0, 0, 0);
+}
+
+/* A rule by path's directory and those above it get an unlink deny, after the policy's own. */
+static void test_path_guards(void **state)
+{
+	struct stat tmp_st;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(stat("/tmp", &tmp_st), 0);
+	compile_ok(y("name: t\nrules:\n  - files: %s/name\n    access: read\n    action: deny\n",
+		     dir));
+	assert_int_equal(c.n_files, 0);
+	assert_int_equal(c.n_guards, 2);	/* dir, /tmp; never / */
+	for (i = 0; i < c.n_guards; i++) {
+		assert_true(c.guards[i].key.ino == dir_st.st_ino ||
+			    c.guards[i].key.ino == tmp_st.st_ino);
+		assert_slots(c.guards[i].val.exact, 0, 0, 0, 0, 1);
+		assert_int_equal(c.guards[i].val.exact_deny, 1u << LAB_UNLINK);
+	}
+	assert_int_equal(c.conf.file_exact, 1u << LAB_UNLINK);
+	assert_int_equal(c.guard_hooks, BIT(LAB_HOOK_INODE_LINK) | BIT(LAB_HOOK_INODE_RENAME) |
+			 BIT(LAB_HOOK_INODE_RMDIR));
+	assert_int_equal(c.hooks, BIT(LAB_HOOK_FILE_OPEN));
+
+	/* the policy's own unlink rule on the directory comes first, in its entry */
+	compile_ok(y("name: t\nrules:\n  - files: %s/name\n    access: read\n    action: deny\n"
+		     "  - files: %s\n    access: unlink\n    action: allow\n    match: inode\n",
+		     dir, dir));
+	assert_int_equal(c.n_guards, 1);	/* /tmp */
+	assert_slots(entry(&dir_st)->val.exact, 0, 0, 0, 0, 2);
+	assert_int_equal(entry(&dir_st)->val.exact_deny, 0);
+
+	/* no rule by path, no guard */
+	compile_ok(y("name: t\nrules:\n  - files: %s/**\n    access: read\n    action: deny\n",
+		     dir));
+	assert_int_equal(c.n_guards + c.guard_hooks, 0);
+}
+
+static void test_path_missing_dir(void **state)
+{
+	(void)state;
+	compile_error(y("name: t\nrules:\n  - files: %s/nodir/name\n    access: read\n"
+			"    action: deny\n", dir),
+		      y("t.yaml:3:5: %s/nodir/name: No such file or directory"
+			" (paths are resolved when applied)", dir));
+	compile_error(y("name: t\nrules:\n  - files: %s/name\n    access: read\n"
+			"    action: deny\n", file),
+		      y("t.yaml:3:5: %s/name: %s is not a directory", file, file));
+}
+
+static void test_glob(void **state)
+{
+	const struct lab_glob *g;
+	char rules[4096] = "name: t\nrules:\n";
+	int i;
+
+	(void)state;
+	compile_ok(y("name: t\nrules:\n  - files: %s/*.key\n    access: read\n    action: deny\n"
+		     "  - files: %s/id_*\n    access: [read, write]\n    action: allow\n", dir, dir));
+	assert_int_equal(c.n_globs, 1);
+	assert_int_equal(c.n_paths + c.n_files, 0);
+	assert_int_equal(c.globs[0].key.dir, dir_st.st_ino);
+	assert_int_equal(c.globs[0].key.dev, dir_kdev);
+	assert_int_equal(c.globs[0].val.n, 2);
+	g = &c.globs[0].val.pattern[0];
+	assert_int_equal(g->prefix_len, 0);
+	assert_int_equal(g->suffix_len, 4);
+	assert_memory_equal(g->suffix, ".key", 4);
+	assert_slots(g->rule, 1, 0, 0, 0, 0);
+	assert_int_equal(g->deny, 1u << LAB_READ);
+	g = &c.globs[0].val.pattern[1];
+	assert_int_equal(g->prefix_len, 3);
+	assert_memory_equal(g->prefix, "id_", 3);
+	assert_int_equal(g->suffix_len, 0);
+	assert_slots(g->rule, 2, 2, 0, 0, 0);
+	assert_int_equal(c.conf.file_glob, (1u << LAB_READ) | (1u << LAB_WRITE));
+	assert_int_equal(c.conf.file_path, 0);
+
+	/* LAB_GLOB_PATTERNS a directory */
+	for (i = 0; i <= LAB_GLOB_PATTERNS; i++)
+		snprintf(rules + strlen(rules), sizeof(rules) - strlen(rules),
+			 "  - files: %s/*.%d\n    access: read\n    action: deny\n", dir, i);
+	compile_error(rules, y("t.yaml:%d:5: %s/*.%d: more than %d globs in %s",
+			       3 + 3 * LAB_GLOB_PATTERNS, dir, LAB_GLOB_PATTERNS,
+			       LAB_GLOB_PATTERNS, dir));
+}
+
+/* '*' middle components: keyed by the anchor, the names below by hash. */
+static void test_middle_glob(void **state)
+{
+	__u64 words[LAB_PATH_NAME_LEN / 8];
+	const struct lab_mglob *g;
+	char rules[4096] = "name: t\nrules:\n";
+	int i;
+
+	(void)state;
+	compile_ok(y("name: t\nrules:\n  - files: %s/*/.ssh/**\n    access: read\n"
+		     "    action: deny\n  - exec: %s/*/bin/*\n    action: allow\n", dir, dir));
+	assert_int_equal(c.n_globs, 1);
+	assert_int_equal(c.n_paths + c.n_files, 0);
+	assert_int_equal(c.globs[0].key.dir, dir_st.st_ino);
+	assert_int_equal(c.globs[0].key.dev, dir_kdev);
+	assert_int_equal(c.globs[0].val.n, 0);
+	assert_int_equal(c.globs[0].val.n_mglob, 2);
+	g = &c.globs[0].val.mglob[0];
+	assert_int_equal(g->n, 2);
+	assert_int_equal(g->star, 1);
+	assert_int_equal(g->subtree, 1);
+	memset(words, 0, sizeof(words));
+	memcpy(words, ".ssh", 4);
+	assert_true(g->comp[1] == lab_name_hash_step(lab_name_hash_step(LAB_NAME_HASH_SEED,
+									 words[0]), 4));
+	assert_slots(g->rule, 1, 0, 0, 0, 0);
+	assert_int_equal(g->deny, 1u << LAB_READ);
+	g = &c.globs[0].val.mglob[1];
+	assert_int_equal(g->n, 3);
+	assert_int_equal(g->star, 5);
+	assert_int_equal(g->subtree, 0);
+	assert_slots(g->rule, 0, 0, 2, 0, 0);
+	assert_int_equal(g->deny, 0);
+	assert_int_equal(c.conf.file_mglob, (1u << LAB_READ) | (1u << LAB_EXEC));
+	assert_int_equal(c.conf.file_glob | c.conf.file_path | c.conf.file_tree, 0);
+
+	/* LAB_MGLOB_PATTERNS an anchor */
+	for (i = 0; i <= LAB_MGLOB_PATTERNS; i++)
+		snprintf(rules + strlen(rules), sizeof(rules) - strlen(rules),
+			 "  - files: %s/*/%d\n    access: read\n    action: deny\n", dir, i);
+	compile_error(rules, y("t.yaml:%d:5: %s/*/%d: more than %d rules with a '*' component "
+			       "below %s", 3 + 3 * LAB_MGLOB_PATTERNS, dir, LAB_MGLOB_PATTERNS,
+			       LAB_MGLOB_PATTERNS, dir));
+	/* the anchor must exist */
+	compile_error(y("name: t\nrules:\n  - files: %s/nodir/*/x\n    access: read\n"
+			"    action: deny\n", dir),
+		      y("t.yaml:3:5: %s/nodir: No such file or directory (paths are resolved "
+			"when applied)", dir));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -897,6 +1102,11 @@ int main(void)
 		cmocka_unit_test_teardown(test_create, free_all),
 		cmocka_unit_test_teardown(test_unlink, free_all),
 		cmocka_unit_test_teardown(test_missing_path, free_all),
+		cmocka_unit_test_teardown(test_path_rule, free_all),
+		cmocka_unit_test_teardown(test_path_guards, free_all),
+		cmocka_unit_test_teardown(test_path_missing_dir, free_all),
+		cmocka_unit_test_teardown(test_glob, free_all),
+		cmocka_unit_test_teardown(test_middle_glob, free_all),
 		cmocka_unit_test_teardown(test_subtree_of_a_file, free_all),
 		cmocka_unit_test_teardown(test_every_error, free_all),
 		cmocka_unit_test_teardown(test_check_warnings, free_all),

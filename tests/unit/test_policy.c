@@ -120,8 +120,26 @@ static void test_errors(void **state)
 	expect_error("name: x\nmode: strict\n", "t.yaml:2:7:", "unknown mode 'strict'");
 	expect_error("name: x\nrules:\n  - files: etc\n    access: read\n    action: deny\n",
 		     "t.yaml:3:12:", "not an absolute path");
-	expect_error("name: x\nrules:\n  - files: /a/*/b\n    access: read\n    action: deny\n",
-		     "t.yaml:3:12:", "only allowed as a final");
+	/* '*' as a whole middle component only, at most LAB_MGLOB_COMPS from it on */
+	expect_error("name: x\nrules:\n  - files: /a/x*/b\n    access: read\n    action: deny\n",
+		     "t.yaml:3:16:", "'x*' is not supported yet");
+	expect_error("name: x\nrules:\n  - files: /home/*/**/b\n    access: read\n"
+		     "    action: deny\n", "t.yaml:3:20:", "'**' is not supported yet");
+	expect_error("name: x\nrules:\n  - files: /home/*/.ssh/*.key\n    access: read\n"
+		     "    action: deny\n", "t.yaml:3:25:", "'*.key' is not supported yet");
+	expect_error("name: x\nrules:\n  - files: /a/*/b/c/d/e\n    access: read\n"
+		     "    action: deny\n", "t.yaml:3:23:", "at most 4 components");
+	expect_error("name: x\nrules:\n  - files: /home/*/.ssh/**\n    access: read\n"
+		     "    action: deny\n    match: inode\n", "t.yaml:3:12:", "cannot be 'match: inode'");
+	expect_error("name: x\nrules:\n  - files: /a/*b*\n    access: read\n    action: deny\n",
+		     "t.yaml:3:17:", "one '*' a name");
+	expect_error("name: x\nrules:\n  - files: /a/*.key\n    access: read\n    action: deny\n"
+		     "    match: inode\n", "t.yaml:3:12:", "cannot be 'match: inode'");
+	expect_error("name: x\nrules:\n  - exec: /a\n    action: deny\n    match: name\n",
+		     "t.yaml:5:12:", "unknown match 'name'");
+	expect_error("name: x\nrules:\n  - files: /a/0123456789012345678901234567890123456789"
+		     "012345678901234567890123\n    access: read\n    action: deny\n",
+		     "t.yaml:3:15:", "longer than 63 bytes");
 	expect_error("name: x\nrules:\n  - files: /a\n    action: deny\n",
 		     "t.yaml:3:5:", "needs 'access:'");
 	expect_error("name: x\nrules:\n  - files: /a\n    access: [read, fly]\n    action: deny\n",

@@ -295,13 +295,13 @@ static int write_other_policies(void)
 		"    access: write\n"
 		"    action: deny\n",
 		f.dir) ||
-	       /* valid YAML, but its second path does not exist */
+	       /* valid YAML, but its second path's directory does not exist */
 	       write_policy(&pol.missing, f.policies, "pr", "missing",
 		"rules:\n"
 		"  - files: %1$s/ro\n"
 		"    access: write\n"
 		"    action: deny\n"
-		"  - files: %1$s/does-not-exist\n"
+		"  - files: %1$s/no-such-dir/does-not-exist\n"
 		"    access: read\n"
 		"    action: deny\n",
 		f.dir) ||
