@@ -119,16 +119,17 @@ int rule_maps_fill(const struct rule_maps *m, __u32 policy, const struct compile
 	}
 	for (i = 0; i < c->n_paths; i++) {
 		struct lab_path_key key = c->paths[i].key;
-		struct lab_inode dir = { .dev = key.dev, .ino = key.dir };
+		struct lab_inode name = { .dev = key.dev, .kind = LAB_BLOOM_NAME,
+					  .ino = lab_bloom_name(key.dir, key.hash) };
 
 		key.policy = policy;
 		if (bpf_map_update_elem(m->path_rules, &key, &c->paths[i].val, BPF_NOEXIST) ||
-		    (m->file_bloom >= 0 && bpf_map_update_elem(m->file_bloom, NULL, &dir, BPF_ANY)))
+		    (m->file_bloom >= 0 && bpf_map_update_elem(m->file_bloom, NULL, &name, BPF_ANY)))
 			return -errno;
 	}
 	for (i = 0; i < c->n_globs; i++) {
 		struct lab_glob_key key = c->globs[i].key;
-		struct lab_inode dir = { .dev = key.dev, .ino = key.dir };
+		struct lab_inode dir = { .dev = key.dev, .kind = LAB_BLOOM_GLOBS, .ino = key.dir };
 
 		key.policy = policy;
 		if (bpf_map_update_elem(m->glob_rules, &key, &c->globs[i].val, BPF_NOEXIST) ||

@@ -318,18 +318,35 @@ struct lab_levels {
 	__u32 any_default_deny;	/* classes closed by default: deny */
 	__u32 any_self_protect;	/* a policy has self-protection on */
 	/*
-	 * file classes with a rule by path or glob: the file's directory's
-	 * inode (in file_bloom for such rules) must miss the filter too
+	 * file classes with a rule by path or glob: the file's name in its
+	 * directory (a rule by path's entry in file_bloom) and the directory
+	 * (a glob's) must miss the filter too
 	 */
 	__u32 any_path;
 };
 
-/* global backend: an inode some global policy has a rule on (file_bloom). */
+/*
+ * global backend: what some global policy has a rule on (file_bloom): an
+ * inode (LAB_BLOOM_INODE), a name in a directory (LAB_BLOOM_NAME: ino is
+ * lab_bloom_name() of the directory's inode and the name's hash), or the
+ * names of a directory that has globs (LAB_BLOOM_GLOBS: the directory's
+ * inode). Kinds apart, so that a rule on a directory itself (its unlink
+ * guard, say) does not turn the short cut off for every file in it.
+ */
 struct lab_inode {
 	__u32 dev;
-	__u32 pad;
+	__u32 kind;
 	__u64 ino;
 };
+
+#define LAB_BLOOM_INODE	0
+#define LAB_BLOOM_NAME	1
+#define LAB_BLOOM_GLOBS	2
+
+static inline __u64 lab_bloom_name(__u64 dir, __u64 name_hash)
+{
+	return lab_name_hash_step(dir, name_hash);
+}
 
 /*
  * global backend: which policy a cgroup has, the cgroup's level, and a

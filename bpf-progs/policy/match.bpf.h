@@ -160,6 +160,73 @@ struct name_ctx {
 	__u8 onto;		/* the rule of any class that allows, not the class's */
 };
 
+/*
+ * Most names are short enough to be kept in the dentry itself (d_iname,
+ * under 32 bytes): those are read as four BTF loads and masks, where
+ * bpf_probe_read_kernel() of the name and of its pointer would be two
+ * helper calls of some hundred instructions each (which longer names
+ * take). A rename racing with this gives a mix of two names, as a probe
+ * would: the rule seen is one the file had a moment ago or has now.
+ */
+static __always_inline int name_inline(struct dentry *dentry, __u32 len)
+{
+	_Static_assert(sizeof(dentry->d_iname) == 32 && LAB_PATH_NAME_LEN >= 32,
+		       "d_iname is four words, all of which a name_ctx holds");
+	return dentry->d_name.name == dentry->d_iname && len && len < sizeof(dentry->d_iname);
+}
+
+/* Word @k (a constant) of the name in @dentry's d_iname, @len bytes: the rest 0. */
+static __always_inline __u64 iname_word(struct dentry *dentry, __u32 len, __u32 k)
+{
+	/* (d_iname is 8-aligned: one load a word, not eight of a byte) */
+	__u64 word = *(__u64 *)__builtin_assume_aligned(&dentry->d_iname[8 * k], 8);
+
+	if (len >= 8 * (k + 1))
+		return word;
+	if (len <= 8 * k)
+		return 0;
+	return word & ((1ULL << (8 * (len - 8 * k))) - 1);
+}
+
+/*
+ * lab_name_hash() of @dentry's name, @len bytes, into *@hash when the
+ * dentry holds it (name_inline()): 1, else 0. No stack: the global
+ * backend's short cut (no_say()) asks it of every open.
+ */
+static __always_inline int inline_name_hash(struct dentry *dentry, __u32 len, __u64 *hash)
+{
+	__u64 h = LAB_NAME_HASH_SEED;
+
+	if (!name_inline(dentry, len))
+		return 0;
+	h = lab_name_hash_step(h, iname_word(dentry, len, 0));
+	if (len > 8)
+		h = lab_name_hash_step(h, iname_word(dentry, len, 1));
+	if (len > 16)
+		h = lab_name_hash_step(h, iname_word(dentry, len, 2));
+	if (len > 24)
+		h = lab_name_hash_step(h, iname_word(dentry, len, 3));
+	*hash = lab_name_hash_step(h, len);
+	return 1;
+}
+
+/* @dentry's name (n->len bytes, < LAB_PATH_NAME_LEN) into n->name: 0, or -1. */
+static __always_inline int read_name(struct name_ctx *n, struct dentry *dentry)
+{
+	__u32 len = n->len;
+
+	if (name_inline(dentry, len)) {
+		n->name[0] = iname_word(dentry, len, 0);
+		n->name[1] = iname_word(dentry, len, 1);
+		n->name[2] = iname_word(dentry, len, 2);
+		n->name[3] = iname_word(dentry, len, 3);
+		return 0;
+	}
+	barrier_var(len);	/* clang drops the mask the verifier needs: len < 64 */
+	return bpf_probe_read_kernel(n->name, len & (LAB_PATH_NAME_LEN - 1),
+				     dentry->d_name.name) ? -1 : 0;
+}
+
 /* Does the name in @n match glob @g: PREFIX*SUFFIX? */
 static __always_inline int glob_match(const struct name_ctx *n, const struct lab_glob *g)
 {
@@ -274,10 +341,7 @@ static __always_inline __u16 match_name(__u32 policy, const struct lab_conf *con
 		return LAB_RULE_NONE;
 	if (size < LAB_PATH_NAME_LEN) {
 		n.len = size;
-		size = n.len;
-		barrier_var(size);	/* clang drops the mask the verifier needs: len < 64 above */
-		if (bpf_probe_read_kernel(n.name, size & (LAB_PATH_NAME_LEN - 1),
-					  BPF_CORE_READ(dentry, d_name.name)))
+		if (read_name(&n, dentry))
 			return LAB_RULE_NONE;
 	}
 	if (n.len && (onto ? conf->file_path : (conf->file_path >> i) & 1)) {

@@ -65,8 +65,8 @@ static __always_inline int check_cgroup(__u64 id, const struct lab_req *req)
  * Does no global policy have a say on this request? True for a file
  * check whose class no policy has a subtree rule or default: deny for,
  * with no self-protection to ask, on an inode not in file_bloom (nor,
- * for a class with rules by path, its directory's): every
- * policy would find no rule and allow. It saves the policy lookup and
+ * for a class with rules by path, its name in its directory nor the
+ * directory, a glob's): every policy would find no rule and allow. It saves the policy lookup and
  * the rule lookup on the files no rule names, most of them.
  */
 static __always_inline int no_say(const struct lab_levels *l, const struct lab_req *req)
@@ -76,6 +76,7 @@ static __always_inline int no_say(const struct lab_levels *l, const struct lab_r
 	struct cgroup *cgroup;
 	struct inode *inode;
 	__u32 c = req->class;
+	__u64 hash;
 
 	/* (a link or a rename onto a name: rare, and its rules by path are of any class) */
 	if (c >= LAB_FILE_CLASSES || !d || req->onto ||
@@ -94,14 +95,22 @@ static __always_inline int no_say(const struct lab_levels *l, const struct lab_r
 		return 0;
 	if (!((l->any_path >> c) & 1))
 		return 1;
-	/* rules by path are keyed by the directory: it must miss too */
+	/*
+	 * rules by path: the name in its directory must miss (a rule's), and
+	 * the directory (a glob's); a name not held in the dentry is looked up
+	 */
 	parent = d->d_parent;
 	if (parent == d)
 		return top_by_nature(d);	/* disconnected: match_name() fails closed */
 	inode = parent->d_inode;
-	if (!inode)
+	if (!inode || !inline_name_hash(d, d->d_name.len, &hash))
 		return 0;
+	key.kind = LAB_BLOOM_GLOBS;
 	key.ino = inode->i_ino;
+	if ((int)bpf_map_peek_elem(&file_bloom, &key) != -ENOENT)
+		return 0;
+	key.kind = LAB_BLOOM_NAME;
+	key.ino = lab_bloom_name(key.ino, hash);
 	return (int)bpf_map_peek_elem(&file_bloom, &key) == -ENOENT;
 }
 
