@@ -94,7 +94,7 @@ full_plan() {
 
 # Rules by path (issue #14) beside the same rule and fillers by inode.
 paths_plan() {
-	local w="-n,200,-r,11,-w,open_close+stat"
+	local w="-n,200,-r,11,-w,open_close+open_denied+stat"
 	echo "# series variant lsm mitigations mem_MiB weight_s config rules cgroups places opbench_args"
 	for v in stock lsm; do
 		for b in cgroup global; do

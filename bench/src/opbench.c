@@ -75,6 +75,21 @@ static int op_open_close(void)
 	return fd < 0 ? -1 : close(fd);
 }
 
+/*
+ * The file the bench's policies deny reading (bench/guest/setup.sh): a
+ * denial where a policy confines the task, an open+close elsewhere.
+ */
+#define DENIED_FILE "/tmp/bench-secret"
+
+static int op_open_denied(void)
+{
+	int fd = open(DENIED_FILE, O_RDONLY);
+
+	if (fd >= 0)
+		return close(fd);
+	return errno == EPERM || errno == EACCES ? 0 : -1;
+}
+
 static int op_stat(void)
 {
 	struct stat st;
@@ -192,6 +207,7 @@ static int op_pingpong(void)
 
 static const struct workload workloads[] = {
 	{ "open_close", "open+close of an existing file", op_open_close },
+	{ "open_denied", "open of the policies' denied file (+close where allowed)", op_open_denied },
 	{ "stat", "stat of an existing file", op_stat },
 	{ "pread", "1-byte pread", op_pread },
 	{ "pipe", "1-byte pipe write+read", op_pipe },
