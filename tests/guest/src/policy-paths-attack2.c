@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Rules by path (issue #14), second review (branch wt/attack2): ways
+ * through the first review's fixes, each asserted with the errno the
+ * FIXED engine should give (marked "FIXED:"), with a control from a
+ * sibling cgroup; the confirmations (no "FIXED:") pass on main.
+ *
+ *   policy-paths-attack2 [--backend cgroup|global]
+ */
+#define _GNU_SOURCE
+#include <sys/mount.h>
+#include <sys/wait.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+
+#include "lab_test.h"
+
+#define NLEN 64
+#define PLEN 192
+
+static struct {
+	char a[NLEN], b[NLEN];	/* the policies on a; b is the sibling */
+} cg;
+
+static struct {
+	char dir[NLEN], policies[PLEN];
+	/* in "/": an allowed name, a denied subtree beside it */
+	char root_ok[NLEN], root_vault[NLEN], root_priv[PLEN];
+	/* a '*' middle component: home/STAR/.ssh and below denied */
+	char home[PLEN], ssh[PLEN], ssh_id[PLEN], ssh_moved[PLEN], ssh_moved_id[PLEN];
+	/* exec of bin and below denied, bin/tool allowed, its writes denied */
+	char bin[PLEN], tool[PLEN], tool_x[PLEN], evil[PLEN];
+} f;
+
+static struct lab_policy root_pol, mglob_pol, tool_pol;
+
+static void make_names(void)
+{
+	const char *d = f.dir;
+
+	snprintf(cg.a, sizeof(cg.a), "ppa2-%s-a", lab_backend);
+	snprintf(cg.b, sizeof(cg.b), "ppa2-%s-b", lab_backend);
+	snprintf(f.dir, sizeof(f.dir), "/tmp/ppa2-%s", lab_backend);
+	snprintf(f.policies, sizeof(f.policies), "%s/policies", d);
+	snprintf(f.root_ok, sizeof(f.root_ok), "/ppa2-%s-ok", lab_backend);
+	snprintf(f.root_vault, sizeof(f.root_vault), "/ppa2-%s-vault", lab_backend);
+	snprintf(f.root_priv, sizeof(f.root_priv), "%s/priv", f.root_vault);
+	snprintf(f.home, sizeof(f.home), "%s/home", d);
+	snprintf(f.ssh, sizeof(f.ssh), "%s/home/bob/.ssh", d);
+	snprintf(f.ssh_id, sizeof(f.ssh_id), "%s/home/bob/.ssh/id", d);
+	snprintf(f.ssh_moved, sizeof(f.ssh_moved), "%s/home/bob/moved", d);
+	snprintf(f.ssh_moved_id, sizeof(f.ssh_moved_id), "%s/home/bob/moved/id", d);
+	snprintf(f.bin, sizeof(f.bin), "%s/bin", d);
+	snprintf(f.tool, sizeof(f.tool), "%s/bin/tool", d);
+	snprintf(f.tool_x, sizeof(f.tool_x), "%s/bin/x", d);
+	snprintf(f.evil, sizeof(f.evil), "%s/bin/evil", d);
+}
+
+/* The attacker's program: exits 42, so that its run is told from the tool's. */
+static const char evil_script[] = "#!" BUSYBOX " sh\nexit 42\n";
+
+static int put_tool(void)
+{
+	return copy_file(BUSYBOX, f.tool, 0755);
+}
+
+static int prepare_files(void)
+{
+	char bob[PLEN];
+	int err;
+
+	snprintf(bob, sizeof(bob), "%s/home/bob", f.dir);
+	if ((mkdir(f.dir, 0755) && errno != EEXIST) ||
+	    mount("ppa2-tmpfs", f.dir, "tmpfs", 0, "mode=0755"))
+		return errno;
+	if (mkdir(f.policies, 0755) || mkdir(f.home, 0755) || mkdir(bob, 0755) ||
+	    mkdir(f.ssh, 0700) || mkdir(f.bin, 0755) ||
+	    (mkdir(f.root_vault, 0755) && errno != EEXIST))
+		return errno;
+	unlink(f.root_ok);	/* the allowed name waits for its file */
+	err = put_str(f.root_priv, "secret\n", 0644) ?: put_str(f.ssh_id, "key\n", 0600);
+	return err ?: put_tool();
+}
+
+/* F1: an allow rule by path whose directory is "/", beside a denied subtree. */
+static int write_root_policy(void)
+{
+	return write_policy(&root_pol, f.policies, "ppa2", "root",
+		"rules:\n"
+		"  - files: %s\n"
+		"    access: read\n"
+		"    action: allow\n"
+		"  - files: %s/**\n"
+		"    access: read\n"
+		"    action: deny\n",
+		f.root_ok, f.root_vault);
+}
+
+/* F2: a '*' middle component (the cgroup backend only). */
+static int write_mglob_policy(void)
+{
+	return write_policy(&mglob_pol, f.policies, "ppa2", "mglob",
+		"rules:\n"
+		"  - files: %s/*/.ssh/**\n"
+		"    access: read\n"
+		"    action: deny\n",
+		f.home);
+}
+
+/* F3: an exec allowed by name in a denied subtree, its writes denied by name. */
+static int write_tool_policy(void)
+{
+	return write_policy(&tool_pol, f.policies, "ppa2", "tool",
+		"rules:\n"
+		"  - exec: %1$s/tool\n"
+		"    action: allow\n"
+		"  - files: %1$s/tool\n"
+		"    access: write\n"
+		"    action: deny\n"
+		"  - exec: %1$s/**\n"
+		"    action: deny\n",
+		f.bin);
+}
+
+/* --- probes ---------------------------------------------------------------- */
+
+static int probe_read(const void *path)
+{
+	return try_open(path);
+}
+
+/* Hard-link vault/priv to the allowed name in "/", read it there, remove the link. */
+static int probe_link_to_root_ok(const void *arg)
+{
+	int err;
+
+	(void)arg;
+	if (link(f.root_priv, f.root_ok))
+		return errno;
+	err = try_open(f.root_ok);
+	unlink(f.root_ok);
+	return err;
+}
+
+/* Rename vault/priv to the allowed name in "/", read it there, rename it back. */
+static int probe_rename_to_root_ok(const void *arg)
+{
+	int err;
+
+	(void)arg;
+	if (rename(f.root_priv, f.root_ok))
+		return errno;
+	err = try_open(f.root_ok);
+	if (rename(f.root_ok, f.root_priv) && !err)
+		err = errno;
+	return err;
+}
+
+/* Rename home/bob/.ssh (a name the rule's components name) away, read id there, move it back. */
+static int probe_rename_ssh(const void *arg)
+{
+	int err;
+
+	(void)arg;
+	if (rename(f.ssh, f.ssh_moved))
+		return errno;
+	err = try_open(f.ssh_moved_id);
+	if (rename(f.ssh_moved, f.ssh) && !err)
+		err = errno;
+	return err;
+}
+
+/* Run @path: 0 when the attacker's script ran (exit 42), else execve's errno or EIO. */
+static int run_evil(const char *path)
+{
+	char *const argv[] = { "tool", NULL };
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		return errno;
+	if (!pid) {
+		execv(path, argv);
+		_exit(errno > 0 && errno < 42 ? errno : 99);
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+		return EIO;
+	if (WEXITSTATUS(status) == 42)
+		return 0;
+	return WEXITSTATUS(status) && WEXITSTATUS(status) < 42 ? WEXITSTATUS(status) : EIO;
+}
+
+/*
+ * The allowed name's file replaced with no link() or rename() onto it:
+ * unlink it (nothing refuses), make a new one there (O_CREAT), link it
+ * out to another name (onto a name no allow names), write the program
+ * there (writes are denied by the tool's name only), run it by the name.
+ */
+static int probe_recreate_tool(const void *arg)
+{
+	int fd, err;
+
+	(void)arg;
+	if (unlink(f.tool))
+		return errno;
+	fd = open(f.tool, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0755);
+	if (fd < 0)
+		return errno;
+	close(fd);
+	if (link(f.tool, f.tool_x))
+		return errno;
+	err = put_str(f.tool_x, evil_script, 0755);
+	unlink(f.tool_x);
+	return err ?: run_evil(f.tool);
+}
+
+/* The attacker's program exchanged with the allowed name (renameat2 RENAME_EXCHANGE). */
+static int probe_exchange_tool(const void *arg)
+{
+	int err;
+
+	(void)arg;
+	err = put_str(f.evil, evil_script, 0755);
+	if (err)
+		return err;
+	if (renameat2(AT_FDCWD, f.evil, AT_FDCWD, f.tool, RENAME_EXCHANGE))
+		return errno;
+	err = run_evil(f.tool);
+	if (renameat2(AT_FDCWD, f.evil, AT_FDCWD, f.tool, RENAME_EXCHANGE) && !err)
+		err = errno;
+	return err;
+}
+
+/* An O_TMPFILE in bin/, the program written, linked in at the allowed name (AT_EMPTY_PATH). */
+static int probe_tmpfile_tool(const void *arg)
+{
+	ssize_t len = (ssize_t)strlen(evil_script);
+	int fd, err = 0;
+
+	(void)arg;
+	if (unlink(f.tool))
+		return errno;
+	fd = open(f.bin, O_TMPFILE | O_RDWR | O_CLOEXEC, 0755);
+	if (fd < 0)
+		return errno;
+	if (write(fd, evil_script, (size_t)len) != len ||
+	    linkat(fd, "", AT_FDCWD, f.tool, AT_EMPTY_PATH))
+		err = errno;
+	close(fd);
+	return err ?: run_evil(f.tool);
+}
+
+static int probe_write_tool(const void *arg)
+{
+	int fd = open(f.tool, O_WRONLY | O_CLOEXEC);
+
+	(void)arg;
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+/* Outside, after each probe of F3: the tool as the service outside installs it. */
+static void reinstall_tool(void)
+{
+	char tmp[PLEN + 8];
+
+	unlink(f.evil);
+	unlink(f.tool_x);
+	snprintf(tmp, sizeof(tmp), "%s.new", f.tool);
+	if (copy_file(BUSYBOX, tmp, 0755) || rename(tmp, f.tool))
+		tap_note("reinstall %s: %s", f.tool, strerror(errno));
+}
+
+/* @what has outcome @inside in cgroup a, and works from the sibling b. */
+static void expect_path(const char *what, int inside, probe_fn fn, const void *arg)
+{
+	expect_errno(cg.a, inside, what, fn, arg);
+	control(cg.b, what, fn, arg);
+}
+
+static void apply(const struct lab_policy *p)
+{
+	struct lab_cmd c;
+
+	lsmctl_apply(&c, p, cg.a);
+	tap_result(c.status == 0, "lsmctl apply %s to %s (status %d)", p->name, cg.a, c.status);
+	if (c.status)
+		note_cmd(&c);
+}
+
+static void detach(void)
+{
+	struct lab_cmd c;
+
+	lsmctl_detach(&c, cg.a);
+	tap_result(c.status == 0, "lsmctl detach %s (status %d)", cg.a, c.status);
+}
+
+static void test_root(void)
+{
+	apply(&root_pol);
+	expect_path("read the denied subtree's file", EPERM, probe_read, f.root_priv);
+	expect_path("FIXED: F1a: hard-link it to an allowed name in / (its directory \"/\": "
+		    "no guarded directory, so no link hook), read it", EPERM,
+		    probe_link_to_root_ok, NULL);
+	expect_path("FIXED: F1b: rename it to the allowed name in /, read it", EPERM,
+		    probe_rename_to_root_ok, NULL);
+	detach();
+}
+
+static void test_mglob(void)
+{
+	if (strcmp(lab_backend, "cgroup")) {
+		tap_result(1, "F2: '*' middle components # SKIP the global backend refuses them");
+		return;
+	}
+	apply(&mglob_pol);
+	expect_path("read home/bob/.ssh/id (home/*/.ssh/** denied)", EPERM, probe_read,
+		    f.ssh_id);
+	expect_path("FIXED: F2: rename home/bob/.ssh to home/bob/moved, read moved/id", EPERM,
+		    probe_rename_ssh, NULL);
+	detach();
+}
+
+static void test_tool(void)
+{
+	apply(&tool_pol);
+	expect_path("write bin/tool (denied by name and inode)", EPERM, probe_write_tool, NULL);
+	probe_after = reinstall_tool;
+	expect_path("renameat2(RENAME_EXCHANGE) a program of its own with bin/tool, run it",
+		    EPERM, probe_exchange_tool, NULL);
+	expect_path("O_TMPFILE in bin/, linkat(AT_EMPTY_PATH) at bin/tool, run it", EPERM,
+		    probe_tmpfile_tool, NULL);
+	expect_path("FIXED: F3: unlink bin/tool, O_CREAT it, link it out, write the program "
+		    "there, run it as bin/tool", EPERM, probe_recreate_tool, NULL);
+	probe_after = NULL;
+	detach();
+}
+
+static void cleanup(void)
+{
+	const char *const cgroups[] = { cg.a, cg.b };
+	int left;
+
+	left = cgroups_remove(cgroups, ARRAY_SIZE(cgroups));
+	tap_result(!left, "the test's cgroups are removed (%d left)", left);
+	unlink(f.root_ok);
+	unlink(f.root_priv);
+	rmdir(f.root_vault);
+	umount2(f.dir, MNT_DETACH);
+}
+
+static int policy_paths_attack2(void)
+{
+	const char *const cgroups[] = { cg.a, cg.b };
+	int err;
+
+	make_names();
+	if (cgroup_enter(""))
+		tap_bail("join the root cgroup: %s", strerror(errno));
+	err = prepare_files();
+	if (err)
+		tap_bail("prepare %s: %s", f.dir, errname(err));
+	if (write_root_policy() || write_mglob_policy() || write_tool_policy())
+		tap_bail("write the policies to %s: %s", f.policies, strerror(errno));
+	if (cgroups_make(cgroups, ARRAY_SIZE(cgroups)))
+		tap_bail("create the test cgroups: %s", strerror(errno));
+	test_root();
+	test_mglob();
+	test_tool();
+	cleanup();
+	return tap_exit();
+}
+
+int main(int argc, char **argv)
+{
+	return run_backends(argc, argv, "policy-paths-attack2", policy_paths_attack2);
+}
