@@ -29,11 +29,24 @@ static struct {
 	char root_ok[NLEN], root_vault[NLEN], root_priv[PLEN];
 	/* a '*' middle component: home/STAR/.ssh and below denied */
 	char home[PLEN], ssh[PLEN], ssh_id[PLEN], ssh_moved[PLEN], ssh_moved_id[PLEN];
+	char bob[PLEN], bob_out[PLEN], bob_out_id[PLEN];	/* bob moved out of home/ */
+	char twin[PLEN], twin_id[PLEN];	/* home/eve/TWIN/id: TWIN's hash is .ssh's */
 	/* exec of bin and below denied, bin/tool allowed, its writes denied */
 	char bin[PLEN], tool[PLEN], tool_x[PLEN], evil[PLEN];
 } f;
 
-static struct lab_policy root_pol, mglob_pol, tool_pol;
+static struct lab_policy root_pol, mglob_pol, mglob_unlink_pol, tool_pol;
+
+/*
+ * 16 bytes whose hash (engine.h: FNV-1a's step on 64-bit words) is ".ssh"'s:
+ * the first word chosen, the second solved for, since each step inverts
+ * (w2 = ((H(".ssh") * PRIME^-1) ^ 16) * PRIME^-1 ^ step(SEED, w1)); no
+ * '\0' nor '/' in it (the first try had none).
+ */
+static const char ssh_twin[] = {
+	'2', '6', 'd', 'z', 's', '7', '5', 'a',
+	'R', (char)0x98, (char)0xd7, (char)0xbd, (char)0x8d, 'r', (char)0xbb, 'k', '\0',
+};
 
 static void make_names(void)
 {
@@ -51,6 +64,11 @@ static void make_names(void)
 	snprintf(f.ssh_id, sizeof(f.ssh_id), "%s/home/bob/.ssh/id", d);
 	snprintf(f.ssh_moved, sizeof(f.ssh_moved), "%s/home/bob/moved", d);
 	snprintf(f.ssh_moved_id, sizeof(f.ssh_moved_id), "%s/home/bob/moved/id", d);
+	snprintf(f.bob, sizeof(f.bob), "%s/home/bob", d);
+	snprintf(f.bob_out, sizeof(f.bob_out), "%s/bob-out", d);
+	snprintf(f.bob_out_id, sizeof(f.bob_out_id), "%s/bob-out/.ssh/id", d);
+	snprintf(f.twin, sizeof(f.twin), "%s/home/eve/%s", d, ssh_twin);
+	snprintf(f.twin_id, sizeof(f.twin_id), "%s/home/eve/%s/id", d, ssh_twin);
 	snprintf(f.bin, sizeof(f.bin), "%s/bin", d);
 	snprintf(f.tool, sizeof(f.tool), "%s/bin/tool", d);
 	snprintf(f.tool_x, sizeof(f.tool_x), "%s/bin/x", d);
@@ -67,19 +85,20 @@ static int put_tool(void)
 
 static int prepare_files(void)
 {
-	char bob[PLEN];
+	char eve[PLEN];
 	int err;
 
-	snprintf(bob, sizeof(bob), "%s/home/bob", f.dir);
+	snprintf(eve, sizeof(eve), "%s/home/eve", f.dir);
 	if ((mkdir(f.dir, 0755) && errno != EEXIST) ||
 	    mount("ppa2-tmpfs", f.dir, "tmpfs", 0, "mode=0755"))
 		return errno;
-	if (mkdir(f.policies, 0755) || mkdir(f.home, 0755) || mkdir(bob, 0755) ||
-	    mkdir(f.ssh, 0700) || mkdir(f.bin, 0755) ||
+	if (mkdir(f.policies, 0755) || mkdir(f.home, 0755) || mkdir(f.bob, 0755) ||
+	    mkdir(f.ssh, 0700) || mkdir(eve, 0755) || mkdir(f.twin, 0755) || mkdir(f.bin, 0755) ||
 	    (mkdir(f.root_vault, 0755) && errno != EEXIST))
 		return errno;
 	unlink(f.root_ok);	/* the allowed name waits for its file */
-	err = put_str(f.root_priv, "secret\n", 0644) ?: put_str(f.ssh_id, "key\n", 0600);
+	err = put_str(f.root_priv, "secret\n", 0644) ?: put_str(f.ssh_id, "key\n", 0600) ?:
+	      put_str(f.twin_id, "not a key\n", 0644);
 	return err ?: put_tool();
 }
 
@@ -104,6 +123,17 @@ static int write_mglob_policy(void)
 		"rules:\n"
 		"  - files: %s/*/.ssh/**\n"
 		"    access: read\n"
+		"    action: deny\n",
+		f.home);
+}
+
+/* F2's rule with unlink too: what stops the rename today. */
+static int write_mglob_unlink_policy(void)
+{
+	return write_policy(&mglob_unlink_pol, f.policies, "ppa2", "mglob-unlink",
+		"rules:\n"
+		"  - files: %s/*/.ssh/**\n"
+		"    access: [read, unlink]\n"
 		"    action: deny\n",
 		f.home);
 }
@@ -167,6 +197,20 @@ static int probe_rename_ssh(const void *arg)
 		return errno;
 	err = try_open(f.ssh_moved_id);
 	if (rename(f.ssh_moved, f.ssh) && !err)
+		err = errno;
+	return err;
+}
+
+/* Rename home/bob (the '*' level) out of home/, read its .ssh/id there, move it back. */
+static int probe_move_bob_out(const void *arg)
+{
+	int err;
+
+	(void)arg;
+	if (rename(f.bob, f.bob_out))
+		return errno;
+	err = try_open(f.bob_out_id);
+	if (rename(f.bob_out, f.bob) && !err)
 		err = errno;
 	return err;
 }
@@ -320,8 +364,18 @@ static void test_mglob(void)
 	apply(&mglob_pol);
 	expect_path("read home/bob/.ssh/id (home/*/.ssh/** denied)", EPERM, probe_read,
 		    f.ssh_id);
-	expect_path("FIXED: F2: rename home/bob/.ssh to home/bob/moved, read moved/id", EPERM,
+	expect_path("FIXED: F2a: rename home/bob/.ssh to home/bob/moved, read moved/id", EPERM,
 		    probe_rename_ssh, NULL);
+	expect_path("FIXED: F2b: rename home/bob out of home/, read its .ssh/id", EPERM,
+		    probe_move_bob_out, NULL);
+	expect_path("FIXED: F4: read home/eve/TWIN/id, TWIN not .ssh but of .ssh's hash "
+		    "(a 16-byte name solved for in one xor)", 0, probe_read, f.twin_id);
+	detach();
+	apply(&mglob_unlink_pol);
+	expect_path("with unlink in the rule's access: rename home/bob/.ssh away", EPERM,
+		    probe_rename_ssh, NULL);
+	expect_path("FIXED: F2b with unlink in the rule's access: rename home/bob out of "
+		    "home/, read its .ssh/id", EPERM, probe_move_bob_out, NULL);
 	detach();
 }
 
@@ -364,7 +418,8 @@ static int policy_paths_attack2(void)
 	err = prepare_files();
 	if (err)
 		tap_bail("prepare %s: %s", f.dir, errname(err));
-	if (write_root_policy() || write_mglob_policy() || write_tool_policy())
+	if (write_root_policy() || write_mglob_policy() || write_mglob_unlink_policy() ||
+	    write_tool_policy())
 		tap_bail("write the policies to %s: %s", f.policies, strerror(errno));
 	if (cgroups_make(cgroups, ARRAY_SIZE(cgroups)))
 		tap_bail("create the test cgroups: %s", strerror(errno));
