@@ -18,6 +18,8 @@
 
 #define NLEN 64
 #define PLEN 192
+#define SCRATCH_DISK "/dev/vda"	/* run-vm.sh's ext4 scratch disk: it reuses inode numbers */
+#define REUSE_TRIES 64
 
 static struct {
 	char a[NLEN], b[NLEN];	/* the policies on a; b is the sibling */
@@ -33,9 +35,14 @@ static struct {
 	char twin[PLEN], twin_id[PLEN];	/* home/eve/TWIN/id: TWIN's hash is .ssh's */
 	/* exec of bin and below denied, bin/tool allowed, its writes denied */
 	char bin[PLEN], tool[PLEN], tool_x[PLEN], evil[PLEN];
+	/* on ext4: exec of dbin and below denied, dbin/tool allowed */
+	char disk[NLEN], dbin[PLEN], dtool[PLEN + 8];
 } f;
 
-static struct lab_policy root_pol, mglob_pol, mglob_unlink_pol, tool_pol;
+static bool on_disk;
+static ino_t dtool_ino;	/* dbin/tool's inode at apply, freed once it is replaced */
+
+static struct lab_policy root_pol, mglob_pol, mglob_unlink_pol, tool_pol, reuse_pol;
 
 /*
  * 16 bytes whose hash (engine.h: FNV-1a's step on 64-bit words) is ".ssh"'s:
@@ -73,6 +80,9 @@ static void make_names(void)
 	snprintf(f.tool, sizeof(f.tool), "%s/bin/tool", d);
 	snprintf(f.tool_x, sizeof(f.tool_x), "%s/bin/x", d);
 	snprintf(f.evil, sizeof(f.evil), "%s/bin/evil", d);
+	snprintf(f.disk, sizeof(f.disk), "/tmp/ppa2-disk");
+	snprintf(f.dbin, sizeof(f.dbin), "%s/bin-%s", f.disk, lab_backend);
+	snprintf(f.dtool, sizeof(f.dtool), "%s/tool", f.dbin);
 }
 
 /* The attacker's program: exits 42, so that its run is told from the tool's. */
@@ -97,6 +107,11 @@ static int prepare_files(void)
 	    (mkdir(f.root_vault, 0755) && errno != EEXIST))
 		return errno;
 	unlink(f.root_ok);	/* the allowed name waits for its file */
+	/* the disk outlives a backend's run: dbin/ is the backend's own */
+	on_disk = !(mkdir(f.disk, 0755) && errno != EEXIST) &&
+		  (!mount(SCRATCH_DISK, f.disk, "ext4", 0, NULL) || errno == EBUSY) &&
+		  !(mkdir(f.dbin, 0755) && errno != EEXIST) && !copy_file(BUSYBOX, f.dtool, 0755);
+	tap_note("%s on %s: %s", f.disk, SCRATCH_DISK, on_disk ? "ready" : strerror(errno));
 	err = put_str(f.root_priv, "secret\n", 0644) ?: put_str(f.ssh_id, "key\n", 0600) ?:
 	      put_str(f.twin_id, "not a key\n", 0644);
 	return err ?: put_tool();
@@ -151,6 +166,18 @@ static int write_tool_policy(void)
 		"  - exec: %1$s/**\n"
 		"    action: deny\n",
 		f.bin);
+}
+
+/* F6: an exec allowed by name in a denied subtree, on ext4. */
+static int write_reuse_policy(void)
+{
+	return write_policy(&reuse_pol, f.policies, "ppa2", "reuse",
+		"rules:\n"
+		"  - exec: %1$s/tool\n"
+		"    action: allow\n"
+		"  - exec: %1$s/**\n"
+		"    action: deny\n",
+		f.dbin);
 }
 
 /* --- probes ---------------------------------------------------------------- */
@@ -295,6 +322,35 @@ static int probe_tmpfile_tool(const void *arg)
 	return err ?: run_evil(f.tool);
 }
 
+/*
+ * Programs of its own made in dbin/ until one takes @arg's inode number
+ * (NULL: the first one), run: run_evil()'s answer, ESRCH when none did.
+ */
+static int probe_reuse(const void *arg)
+{
+	const ino_t *want = arg;
+	char path[PLEN + 16];
+	struct stat st;
+	int n, err = ESRCH;
+
+	for (n = 0; n < REUSE_TRIES; n++) {
+		snprintf(path, sizeof(path), "%s/evil%d", f.dbin, n);
+		if (put_str(path, evil_script, 0755) || stat(path, &st)) {
+			err = errno;
+			break;
+		}
+		if (!want || st.st_ino == *want) {
+			err = run_evil(path);
+			break;
+		}
+	}
+	for (; n >= 0; n--) {
+		snprintf(path, sizeof(path), "%s/evil%d", f.dbin, n);
+		unlink(path);
+	}
+	return err;
+}
+
 static int probe_write_tool(const void *arg)
 {
 	int fd = open(f.tool, O_WRONLY | O_CLOEXEC);
@@ -394,6 +450,36 @@ static void test_tool(void)
 	detach();
 }
 
+/*
+ * F6: the allowed file at apply is covered by its inode too; replaced
+ * from outside (sed -i), its inode is freed, and the rule stays on the
+ * number, which ext4 hands to the next file made: the attacker's.
+ */
+static void test_reuse(void)
+{
+	char tmp[PLEN + 16];
+	struct stat st;
+
+	if (!on_disk) {
+		tap_result(1, "F6: inode numbers reused # SKIP no scratch disk");
+		return;
+	}
+	apply(&reuse_pol);
+	expect_path("exec a program of its own made in dbin/ (dbin/** denied)", EPERM,
+		    probe_reuse, NULL);
+	snprintf(tmp, sizeof(tmp), "%s.new", f.dtool);
+	if (stat(f.dtool, &st) || copy_file(BUSYBOX, tmp, 0755) || rename(tmp, f.dtool)) {
+		tap_result(0, "outside: replace dbin/tool the sed -i way: %s", strerror(errno));
+	} else {
+		dtool_ino = st.st_ino;
+		tap_result(1, "outside: replace dbin/tool the sed -i way (inode %lu freed)",
+			   (unsigned long)dtool_ino);
+		expect_path("FIXED: F6: make programs in dbin/ until one takes the replaced "
+			    "tool's inode number, exec it", EPERM, probe_reuse, &dtool_ino);
+	}
+	detach();
+}
+
 static void cleanup(void)
 {
 	const char *const cgroups[] = { cg.a, cg.b };
@@ -405,6 +491,8 @@ static void cleanup(void)
 	unlink(f.root_priv);
 	rmdir(f.root_vault);
 	umount2(f.dir, MNT_DETACH);
+	if (on_disk)
+		umount2(f.disk, MNT_DETACH);
 }
 
 static int policy_paths_attack2(void)
@@ -419,13 +507,14 @@ static int policy_paths_attack2(void)
 	if (err)
 		tap_bail("prepare %s: %s", f.dir, errname(err));
 	if (write_root_policy() || write_mglob_policy() || write_mglob_unlink_policy() ||
-	    write_tool_policy())
+	    write_tool_policy() || write_reuse_policy())
 		tap_bail("write the policies to %s: %s", f.policies, strerror(errno));
 	if (cgroups_make(cgroups, ARRAY_SIZE(cgroups)))
 		tap_bail("create the test cgroups: %s", strerror(errno));
 	test_root();
 	test_mglob();
 	test_tool();
+	test_reuse();
 	cleanup();
 	return tap_exit();
 }
