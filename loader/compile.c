@@ -374,9 +374,9 @@ static __u64 name_hash(const char *name, __u64 words[LAB_PATH_NAME_LEN / 8])
 	return lab_name_hash_step(h, len);
 }
 
-/* A rule by path: 0, or -1 when another name of @dir has its hash. */
-static int add_path(struct compiled *c, __u32 dev, __u64 dir, const char *name,
-		    unsigned int access, bool deny, unsigned int index)
+/* A rule by path: its entry, or NULL when another name of @dir has its hash. */
+static struct path_entry *add_path(struct compiled *c, __u32 dev, __u64 dir, const char *name,
+				   unsigned int access, bool deny, unsigned int index)
 {
 	__u64 words[LAB_PATH_NAME_LEN / 8], hash = name_hash(name, words);
 	struct path_entry *e = NULL;
@@ -387,7 +387,7 @@ static int add_path(struct compiled *c, __u32 dev, __u64 dir, const char *name,
 		    c->paths[i].key.hash != hash)
 			continue;
 		if (memcmp(c->paths[i].val.name, words, sizeof(words)))
-			return -1;
+			return NULL;
 		e = &c->paths[i];
 	}
 	if (!e) {
@@ -400,7 +400,7 @@ static int add_path(struct compiled *c, __u32 dev, __u64 dir, const char *name,
 		memcpy(e->val.name, words, sizeof(words));
 	}
 	set_classes(e->val.rule, &e->val.deny, access, deny, index);
-	return 0;
+	return e;
 }
 
 /* Directory @dir's entry of glob rules, made when it has none. */
@@ -496,6 +496,14 @@ static int guard_dirs_add(struct compiled *c)
 {
 	size_t i, j, kept = 0;
 
+	/*
+	 * These hooks also refuse links and renames onto allowed names and
+	 * the unlink of one (match_file(), compile_path_rule()): a rule by
+	 * path in "/" has no directory to guard, and needs them all the same.
+	 */
+	if (c->n_paths || c->n_globs)
+		c->guard_hooks = BIT(LAB_HOOK_INODE_LINK) | BIT(LAB_HOOK_INODE_RENAME) |
+				 BIT(LAB_HOOK_INODE_RMDIR) | BIT(LAB_HOOK_INODE_UNLINK);
 	if (!c->n_guards)
 		return 0;
 	for (i = 0; i < c->n_guards; i++) {
@@ -513,9 +521,6 @@ static int guard_dirs_add(struct compiled *c)
 	}
 	c->n_guards = kept;
 	c->conf.file_exact |= 1u << LAB_UNLINK;
-	/* (these hooks also refuse links and renames onto allowed names: match_file()) */
-	c->guard_hooks = BIT(LAB_HOOK_INODE_LINK) | BIT(LAB_HOOK_INODE_RENAME) |
-			 BIT(LAB_HOOK_INODE_RMDIR);
 	return 0;
 }
 
@@ -595,16 +600,27 @@ static int compile_mglob_rule(struct said *said, const struct policy_rule *r, un
 }
 
 /*
- * A rule by path: its directory's inode and its name, and the inode of
- * the file there now, if any (a file renamed or linked elsewhere stays
- * covered; one put at the name later is covered by the name). A path
+ * A rule by path: its directory's inode and its name, and for a deny the
+ * inode of the file there now, if any (a file renamed or linked
+ * elsewhere stays denied; one put at the name later is covered by the
+ * name). An allow is the name's alone: an inode number is reused once
+ * its file is gone (ext4 gives it to the next file made nearby), so an
+ * allow kept by inode could pass to a file a confined task made. A path
  * that exists at apply is taken as realpath() gives it: a symlink's
  * target, "." and ".." resolved.
+ *
+ * An allowed name gets its file from outside only: link() and rename()
+ * onto it are refused inside (match_file()), and so is its unlink, a
+ * rule of its own here (unless the rule allows unlink), or a confined
+ * task could remove the file and make its own at the name.
  */
 static int compile_path_rule(struct said *said, const struct policy_rule *r, unsigned int index,
 			     unsigned int access, struct compiled *c)
 {
 	char path[PATH_MAX], real[PATH_MAX], *name;
+	unsigned int access_kept = 0;	/* an allowed name's: unlink, denied */
+	unsigned int won = 0, cls;
+	struct path_entry *e;
 	struct stat st, dir_st;
 	__u32 dev, dir_dev;
 
@@ -625,8 +641,12 @@ static int compile_path_rule(struct said *said, const struct policy_rule *r, uns
 	if (guard_dirs(c, path, index))
 		return fail(said, r, "%s: %s: %s", r->file.path, path[0] ? path : "/",
 			    strerror(errno));
+	if (!r->deny && !(access & ACCESS_UNLINK))
+		access_kept = ACCESS_UNLINK;
 	if (r->file.glob) {
-		if (add_glob(c, dir_dev, dir_st.st_ino, name, access, r->deny, index))
+		if (add_glob(c, dir_dev, dir_st.st_ino, name, access, r->deny, index) ||
+		    (access_kept &&
+		     add_glob(c, dir_dev, dir_st.st_ino, name, access_kept, true, index)))
 			return fail(said, r, "%s: more than %d globs in %s",
 				    r->file.path, LAB_GLOB_PATTERNS, path[0] ? path : "/");
 		return 0;
@@ -635,7 +655,13 @@ static int compile_path_rule(struct said *said, const struct policy_rule *r, uns
 		return fail(said, r,
 			    "%s: the name is longer than %d bytes: add 'match: inode'",
 			    r->file.path, LAB_PATH_NAME_LEN - 1);
-	if (add_path(c, dir_dev, dir_st.st_ino, name, access, r->deny, index))
+	e = add_path(c, dir_dev, dir_st.st_ino, name, access, r->deny, index);
+	/* the inode's classes: those of this rule's at the name (an earlier rule's win) */
+	for (cls = 0; e && cls < LAB_FILE_CLASSES; cls++)
+		if (e->val.rule[cls] == index + 1)
+			won |= 1u << cls;
+	if (!e || (access_kept && !add_path(c, dir_dev, dir_st.st_ino, name, access_kept, true,
+					    index)))
 		return fail(said, r,
 			    "%s: another name in %s has the same hash: 'match: inode'",
 			    r->file.path, path[0] ? path : "/");
@@ -647,7 +673,7 @@ static int compile_path_rule(struct said *said, const struct policy_rule *r, uns
 			     r->file.path, strerror(errno));
 		return 0;
 	}
-	return add_file(c, st.st_ino, dev, false, access, r->deny, index);
+	return r->deny && won ? add_file(c, st.st_ino, dev, false, won, true, index) : 0;
 }
 
 static int compile_file_rule(struct said *said, const struct policy_rule *r, unsigned int index,

@@ -203,6 +203,11 @@ static int parse_mglob(struct ctx *c, const yaml_node_t *n, const char *path, co
 			return fail_at(c, n, (size_t)(comp - path),
 				       "a name below a '*' is at most %d bytes",
 				       LAB_PATH_NAME_LEN - 1);
+		/* the engine compares names: these would never match one */
+		if (!len || (comp[0] == '.' && (len == 1 || (len == 2 && comp[1] == '.'))))
+			return fail_at(c, n, (size_t)(comp - path),
+				       "an empty, '.' or '..' component below a '*' names "
+				       "nothing: write the path without it");
 	}
 	return 0;
 }

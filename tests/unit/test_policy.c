@@ -129,6 +129,13 @@ static void test_errors(void **state)
 		     "    action: deny\n", "t.yaml:3:25:", "'*.key' is not supported yet");
 	expect_error("name: x\nrules:\n  - files: /a/*/b/c/d/e\n    access: read\n"
 		     "    action: deny\n", "t.yaml:3:23:", "at most 4 components");
+	/* names below a '*' are compared: '.', '..' and empty ones match none */
+	expect_error("name: x\nrules:\n  - files: /home/*/./.ssh/**\n    access: read\n"
+		     "    action: deny\n", "t.yaml:3:20:", "'.' or '..' component below a '*'");
+	expect_error("name: x\nrules:\n  - files: /srv/*/../secret\n    access: read\n"
+		     "    action: deny\n", "t.yaml:3:19:", "'.' or '..' component below a '*'");
+	expect_error("name: x\nrules:\n  - files: /srv/*//secret\n    access: read\n"
+		     "    action: deny\n", "t.yaml:3:19:", "an empty, '.' or '..' component");
 	expect_error("name: x\nrules:\n  - files: /home/*/.ssh/**\n    access: read\n"
 		     "    action: deny\n    match: inode\n", "t.yaml:3:12:", "cannot be 'match: inode'");
 	expect_error("name: x\nrules:\n  - files: /a/*b*\n    access: read\n    action: deny\n",
