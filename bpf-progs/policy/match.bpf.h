@@ -440,7 +440,6 @@ static long mglob_step(__u32 i, void *data)
 		v = bpf_map_lookup_elem(&glob_rules, &m->key);
 		if (v && v->n_mglob && mglob_anchor(m, v))
 			return 1;
-		d = m->d;	/* from memory: d no longer lives across the lookup */
 	}
 	parent = d->d_parent;
 	if (!parent || parent == d) {
