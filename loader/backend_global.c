@@ -127,7 +127,8 @@ static void levels_add(struct lab_levels *l, __u32 level, __u64 cgroup_id,
 {
 	l->mask |= 1u << level;
 	l->filter[level] |= 1ull << (cgroup_id % 64);
-	l->any_tree |= conf->file_tree;
+	/* a '*' middle component's anchor is above the file: a climb, as a subtree's */
+	l->any_tree |= conf->file_tree | conf->file_mglob;
 	l->any_path |= conf->file_path | conf->file_glob;
 	l->any_default_deny |= conf->default_deny;
 	if (conf->flags & LAB_SELF_PROTECT)
@@ -172,14 +173,6 @@ static int global_install(const char *staging, const struct compiled *c, __u32 p
 	int rc;
 
 	(void)staging;	/* the rules live in the global maps, keyed by policy */
-	/*
-	 * The global programs' climb for '*' middle components would need
-	 * more than BPF's 512 bytes of stack below the cgroup walk: the
-	 * global object is built without it (LAB_NO_MGLOB).
-	 */
-	if (c->conf.file_mglob)
-		return errf(err, errlen, -EOPNOTSUPP, "rules with a '*' middle component "
-			    "(/home/*/.ssh) need the cgroup backend: --backend cgroup");
 	(void)cgroup_fd;	/* the programs find the cgroup by its id */
 	rc = global_load(err, errlen);
 	if (rc)

@@ -314,7 +314,7 @@ struct lab_levels {
 	 * subtree rule or default: deny for, and no self-protection to ask,
 	 * is decided by the file_bloom map alone when the file is not in it.
 	 */
-	__u32 any_tree;		/* file classes with a subtree rule */
+	__u32 any_tree;		/* file classes with a subtree rule or a '*' middle component */
 	__u32 any_default_deny;	/* classes closed by default: deny */
 	__u32 any_self_protect;	/* a policy has self-protection on */
 	/*

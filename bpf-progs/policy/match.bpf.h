@@ -396,7 +396,6 @@ static __always_inline __u16 own_rule(__u32 policy, struct dentry *dentry, __u32
 	return v->exact[i];
 }
 
-#ifndef LAB_NO_MGLOB
 /*
  * files by a rule with '*' as a middle component: climb from the object
  * as a subtree climb does, keeping the hashes of the last
@@ -408,31 +407,33 @@ struct mglob_ctx {
 	struct dentry *d;
 	struct lab_glob_key key;
 	__u64 hash[LAB_MGLOB_COMPS];	/* level i's name: hash[i % LAB_MGLOB_COMPS] */
+	__u64 word;	/* the name's word being hashed */
+	__u32 level;	/* the step's */
 	__u8 class;
 	__u8 deny;
 	__u8 done;	/* a rule found, or the filesystem's root reached */
 	__u16 rule;
 };
 
-/* Does rule @g, at an anchor @level levels above the file, match the names below it? */
-static __always_inline int mglob_match(const struct mglob_ctx *m, const struct lab_mglob *g,
-				       __u32 level)
+/* Does rule @g, at an anchor m->level levels above the file, match the names below it? */
+static __always_inline int mglob_match(const struct mglob_ctx *m, const struct lab_mglob *g)
 {
-	__u32 j;
+	__u32 level = m->level, n = g->n, star = g->star;
+	__u64 diff = 0;
+	int j;
 
-	if (!g->n || g->n > LAB_MGLOB_COMPS || level < g->n || (!g->subtree && level != g->n))
+	if (!n || n > LAB_MGLOB_COMPS || level < n || (!g->subtree && level != n))
 		return 0;
 	/* component j is the name j + 1 levels below the anchor */
-	for (j = 0; j < LAB_MGLOB_COMPS && j < g->n; j++)
-		if (!((g->star >> j) & 1) &&
-		    g->comp[j] != m->hash[(level - 1 - j) & (LAB_MGLOB_COMPS - 1)])
-			return 0;
-	return 1;
+#pragma unroll
+	for (j = 0; j < LAB_MGLOB_COMPS; j++)
+		if (j < n && !((star >> j) & 1))
+			diff |= g->comp[j] ^ m->hash[(level - 1 - j) & (LAB_MGLOB_COMPS - 1)];
+	return !diff;
 }
 
 /* The first rule of anchor @v for the class that matches; 1 when one does. */
-static __always_inline int mglob_anchor(struct mglob_ctx *m, const struct lab_glob_val *v,
-					__u32 level)
+static __always_inline int mglob_anchor(struct mglob_ctx *m, const struct lab_glob_val *v)
 {
 	__u64 c = m->class;
 	__u32 k;
@@ -444,7 +445,7 @@ static __always_inline int mglob_anchor(struct mglob_ctx *m, const struct lab_gl
 	for (k = 0; k < LAB_MGLOB_PATTERNS && k < v->n_mglob; k++) {
 		const struct lab_mglob *g = &v->mglob[k];
 
-		if (!g->rule[c] || !mglob_match(m, g, level))
+		if (!g->rule[c] || !mglob_match(m, g))
 			continue;
 		m->rule = g->rule[c];
 		m->deny = (g->deny >> c) & 1;
@@ -455,28 +456,53 @@ static __always_inline int mglob_anchor(struct mglob_ctx *m, const struct lab_gl
 }
 
 /*
- * Level i: is it an anchor (the names below it are hashed)? Then its
- * name, for the anchors above, read a word at a time into its slot of
- * the hashes (level i - 4's, compared by now): a whole word, the bytes
- * past the name masked (a name is 8-byte aligned in its dentry or its
- * kmalloc'd external_name, so the word is in it); 0 for a name no rule
- * can name.
+ * Level m->level's name, for the anchors above: its hash into its
+ * slot of m->hash (level m->level - 4's, compared by now), 0 for a
+ * name no rule can name. Read a word at a time into m->word: a whole
+ * word, the bytes past the name masked (a name is 8-byte aligned in its
+ * dentry or its kmalloc'd external_name, so the word is in it). The
+ * hash is built in @m, not in a register: the fewer values live across
+ * the reads, the smaller the step's frame (the global programs' stack,
+ * callbacks and all, is at BPF's 512 bytes).
  */
+static __always_inline void mglob_hash(struct mglob_ctx *m, struct dentry *d)
+{
+	const char *name = (const char *)d->d_name.name;
+	__u32 size = d->d_name.len, k, left;
+
+	m->hash[m->level & (LAB_MGLOB_COMPS - 1)] = 0;
+	if (!size || size >= LAB_PATH_NAME_LEN)
+		return;
+	m->hash[m->level & (LAB_MGLOB_COMPS - 1)] = LAB_NAME_HASH_SEED;
+	for (k = 0; k < LAB_PATH_NAME_LEN / 8 && k * 8 < size; k++) {
+		if (bpf_probe_read_kernel(&m->word, sizeof(m->word), name + k * 8)) {
+			m->hash[m->level & (LAB_MGLOB_COMPS - 1)] = 0;
+			return;
+		}
+		left = size - k * 8;
+		if (left < 8)
+			m->word &= (1ULL << (left * 8)) - 1;
+		m->hash[m->level & (LAB_MGLOB_COMPS - 1)] =
+			lab_name_hash_step(m->hash[m->level & (LAB_MGLOB_COMPS - 1)], m->word);
+	}
+	m->hash[m->level & (LAB_MGLOB_COMPS - 1)] =
+		lab_name_hash_step(m->hash[m->level & (LAB_MGLOB_COMPS - 1)], size);
+}
+
+/* Level i: is it an anchor? Else up, its name hashed (mglob_hash()). */
 static long mglob_step(__u32 i, void *data)
 {
 	struct mglob_ctx *m = data;
 	struct dentry *d = m->d, *parent;
 	struct inode *inode = d->d_inode;
-	__u64 h, *word = &m->hash[i & (LAB_MGLOB_COMPS - 1)];
 	const struct lab_glob_val *v;
 	struct super_block *sb;
-	const char *name;
-	__u32 size, k, left;
 
+	m->level = i;
 	if (i && inode) {
 		m->key.dir = inode->i_ino;
 		v = bpf_map_lookup_elem(&glob_rules, &m->key);
-		if (v && v->n_mglob && mglob_anchor(m, v, i))
+		if (v && v->n_mglob && mglob_anchor(m, v))
 			return 1;
 	}
 	parent = d->d_parent;
@@ -486,26 +512,8 @@ static long mglob_step(__u32 i, void *data)
 		m->done = sb && (sb->s_root == d || (sb->s_flags & SB_KERNMOUNT));
 		return 1;
 	}
-	h = 0;
-	size = d->d_name.len;
-	name = (const char *)d->d_name.name;
-	if (size && size < LAB_PATH_NAME_LEN) {
-		h = LAB_NAME_HASH_SEED;
-		for (k = 0; k < LAB_PATH_NAME_LEN / 8 && k * 8 < size; k++) {
-			if (bpf_probe_read_kernel(word, sizeof(*word), name + k * 8)) {
-				h = 0;
-				break;
-			}
-			left = size - k * 8;
-			if (left < 8)
-				*word &= (1ULL << (left * 8)) - 1;
-			h = lab_name_hash_step(h, *word);
-		}
-		if (h)
-			h = lab_name_hash_step(h, size);
-	}
-	*word = h;
 	m->d = parent;
+	mglob_hash(m, d);
 	return 0;
 }
 
@@ -530,8 +538,6 @@ static __always_inline __u16 match_mglob(__u32 policy, struct dentry *dentry, __
 	*deny = m.deny;
 	return m.rule;
 }
-
-#endif /* LAB_NO_MGLOB */
 
 /*
  * The rule by inode for @dentry: its own, or with a subtree rule of the
@@ -613,13 +619,11 @@ static __always_inline __u16 match_file(__u32 policy, const struct lab_conf *con
 			return rule;
 		}
 	}
-#ifndef LAB_NO_MGLOB
 	if ((conf->file_mglob >> c) & 1) {
 		rule = match_mglob(policy, dentry, dev, c, deny);
 		if (rule != LAB_RULE_NONE || *deny)
 			return rule;
 	}
-#endif
 	return match_inode(policy, conf, dentry, req->file, dev, c, deny);
 }
 

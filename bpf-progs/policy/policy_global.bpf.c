@@ -4,8 +4,6 @@
  * policies. Its check() finds a task's policies in the policies map, by
  * the task's cgroup and its ancestors.
  */
-/* no '*' middle components: their climb's frame has no room here (POLICY.md) */
-#define LAB_NO_MGLOB
 #include "engine.bpf.h"
 #include "kdefs.bpf.h"
 #include "subtree.bpf.h"
@@ -63,7 +61,8 @@ static __always_inline int check_cgroup(__u64 id, const struct lab_req *req)
 
 /*
  * Does no global policy have a say on this request? True for a file
- * check whose class no policy has a subtree rule or default: deny for,
+ * check whose class no policy has a subtree rule, a rule with a '*'
+ * middle component (any_tree has both: a climb) or default: deny for,
  * with no self-protection to ask, on an inode not in file_bloom (nor,
  * for a class with rules by path, its name in its directory nor the
  * directory, a glob's): every policy would find no rule and allow. It saves the policy lookup and

@@ -464,6 +464,13 @@ int control(const char *ctl, const char *what, probe_fn fn, const void *arg)
 	return rc;
 }
 
+void expect_path(const char *name, const char *ctl, const char *what, int inside, probe_fn fn,
+		 const void *arg)
+{
+	expect_errno(name, inside, what, fn, arg);
+	control(ctl, what, fn, arg);
+}
+
 /* --- lsmctl --------------------------------------------------------------- */
 
 /* Point @fd at @to, or at /dev/null when @to is -1. */

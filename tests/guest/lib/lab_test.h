@@ -143,6 +143,9 @@ int expect_errno_pid(const char *name, int want, const char *what, probe_fn fn,
  * Its status; ENOSYS (no such thing in this kernel) is a skip line.
  */
 int control(const char *ctl, const char *what, probe_fn fn, const void *arg);
+/* @what has outcome @inside in cgroup @name (expect_errno()), and works from @ctl (control()). */
+void expect_path(const char *name, const char *ctl, const char *what, int inside, probe_fn fn,
+		 const void *arg);
 
 /* --- lsmctl --------------------------------------------------------------- */
 

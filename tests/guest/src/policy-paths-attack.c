@@ -311,13 +311,6 @@ static int probe_handle(const void *arg)
 	return err;
 }
 
-/* @what has outcome @inside in cgroup a, and works from the sibling b. */
-static void expect_path(const char *what, int inside, probe_fn fn, const void *arg)
-{
-	expect_errno(cg.a, inside, what, fn, arg);
-	control(cg.b, what, fn, arg);
-}
-
 static void test_attacks(void)
 {
 	struct lab_cmd c;
@@ -329,28 +322,35 @@ static void test_attacks(void)
 		note_cmd(&c);
 
 	/* 1: a file put under an allowed name from inside; the allow of a name over an inode's deny */
-	expect_path("read vault/priv (vault/** denied)", EPERM, probe_read, f.priv);
-	expect_path("1a: hard-link vault/priv inside to the allowed name vault/pub, read it",
-		    EPERM, probe_link_to_pub, f.priv);
-	expect_path("1a: rename vault/priv inside to the allowed name vault/pub, read it",
-		    EPERM, probe_rename_to_pub, f.priv);
-	expect_path("read etc/secret (denied by path and inode)", EPERM, probe_read, f.secret);
-	expect_path("1b: hard-link etc/secret inside to the allowed name open/ok, read it",
-		    EPERM, probe_link_to_ok, f.secret);
+	expect_path(cg.a, cg.b, "read vault/priv (vault/** denied)", EPERM, probe_read, f.priv);
+	expect_path(cg.a, cg.b,
+		    "1a: hard-link vault/priv inside to the allowed name vault/pub, read it", EPERM,
+		    probe_link_to_pub, f.priv);
+	expect_path(cg.a, cg.b,
+		    "1a: rename vault/priv inside to the allowed name vault/pub, read it", EPERM,
+		    probe_rename_to_pub, f.priv);
+	expect_path(cg.a, cg.b, "read etc/secret (denied by path and inode)", EPERM, probe_read,
+		    f.secret);
+	expect_path(cg.a, cg.b,
+		    "1b: hard-link etc/secret inside to the allowed name open/ok, read it", EPERM,
+		    probe_link_to_ok, f.secret);
 	err = link(f.secret, f.ok) ? errno : 0;
 	tap_result(!err, "outside: hard-link etc/secret to open/ok (%s)", errname(err));
-	expect_path("1b: read open/ok, etc/secret's inode (its deny beats the name's allow)",
-		    EPERM, probe_read, f.ok);
+	expect_path(cg.a, cg.b,
+		    "1b: read open/ok, etc/secret's inode (its deny beats the name's allow)", EPERM,
+		    probe_read, f.ok);
 	unlink(f.ok);
 
 	/* 2: a name longer than a glob is compared with: the directory's deny globs take it */
 	err = put_str(f.key63, "key\n", 0644) ?: put_str(f.key64, "key\n", 0644);
 	tap_result(!err, "outside: make keys/*.key of 63 and 64 bytes (%s)", errname(err));
-	expect_path("read a 63-byte name *.key matches", EPERM, probe_read, f.key63);
-	expect_path("2a: read a 64-byte name *.key matches", EPERM, probe_read, f.key64);
-	expect_path("exec a copy at a 63-byte name in drop/ (exec drop/* denied)", EPERM,
-		    probe_exec63, NULL);
-	expect_path("2b: exec a copy at a 64-byte name in drop/", EPERM, probe_exec64, NULL);
+	expect_path(cg.a, cg.b, "read a 63-byte name *.key matches", EPERM, probe_read, f.key63);
+	expect_path(cg.a, cg.b, "2a: read a 64-byte name *.key matches", EPERM, probe_read,
+		    f.key64);
+	expect_path(cg.a, cg.b, "exec a copy at a 63-byte name in drop/ (exec drop/* denied)",
+		    EPERM, probe_exec63, NULL);
+	expect_path(cg.a, cg.b, "2b: exec a copy at a 64-byte name in drop/", EPERM, probe_exec64,
+		    NULL);
 
 	/* 3: the confined task itself moves the rule's directory (or its parent) away */
 	/* (their controls rename back: a sibling's swap would move the rule's directory) */
@@ -364,8 +364,8 @@ static void test_attacks(void)
 	expect_errno(cg.a, EPERM, "3: rmdir and mkdir run/app", probe_rmdir_app, NULL);
 	err = put_str(f.token, "token\n", 0600);
 	tap_result(!err, "outside: a service writes run/app/token (%s)", errname(err));
-	expect_path("read run/app/token (denied by path) after the attempts", EPERM, probe_read,
-		    f.token);
+	expect_path(cg.a, cg.b, "read run/app/token (denied by path) after the attempts", EPERM,
+		    probe_read, f.token);
 }
 
 /* 4: a file put at a name after apply, opened by handle once its dentry is gone */
