@@ -856,6 +856,11 @@ static int compile(struct said *said, const struct policy *p, struct compiled *c
 			for (k = 0; k < c->globs[i].val.n_mglob; k++)
 				if (c->globs[i].val.mglob[k].rule[cls])
 					c->conf.file_mglob |= 1u << cls;
+	/* a deny's leading directories: their unlink climbs (match.bpf.h's mglob_lead()) */
+	for (i = 0; i < c->n_globs; i++)
+		for (k = 0; k < c->globs[i].val.n_mglob; k++)
+			if (c->globs[i].val.mglob[k].deny)
+				c->conf.file_mglob |= 1u << LAB_UNLINK;
 	/* default: deny closes the classes that have allow rules */
 	if (p->default_deny)
 		c->conf.default_deny = allowed;

@@ -432,6 +432,42 @@ static __always_inline int mglob_match(const struct mglob_ctx *m, const struct l
 	return !diff;
 }
 
+/*
+ * Does @g, a rule that denies, name the directory m->level levels below
+ * its anchor on the way to what it covers (home/bob for home/STAR/.ssh/x;
+ * for a subtree rule, home/STAR/.ssh and below, home/bob/.ssh too)? Renamed
+ * or removed from inside, that directory would take what is below it out
+ * of the rule's reach: its unlink is refused, as a rule by path's
+ * directories' are (compile.c's guard_dirs()).
+ */
+static __always_inline int mglob_lead(const struct mglob_ctx *m, const struct lab_mglob *g)
+{
+	__u32 level = m->level, n = g->n, star = g->star;
+	__u64 diff = 0;
+	int j;
+
+	if (!g->deny || !level || n > LAB_MGLOB_COMPS || level > n || (level == n && !g->subtree))
+		return 0;
+#pragma unroll
+	for (j = 0; j < LAB_MGLOB_COMPS; j++)
+		if (j < level && !((star >> j) & 1))
+			diff |= g->comp[j] ^ m->hash[(level - 1 - j) & (LAB_MGLOB_COMPS - 1)];
+	return !diff;
+}
+
+/* @g's rule of the first class it denies. */
+static __always_inline __u16 mglob_denying_rule(const struct lab_mglob *g)
+{
+	__u16 found = LAB_RULE_NONE;
+	int k;
+
+#pragma unroll
+	for (k = LAB_FILE_CLASSES - 1; k >= 0; k--)
+		if (g->rule[k] && ((g->deny >> k) & 1))
+			found = g->rule[k];
+	return found;
+}
+
 /* The first rule of anchor @v for the class that matches; 1 when one does. */
 static __always_inline int mglob_anchor(struct mglob_ctx *m, const struct lab_glob_val *v)
 {
@@ -445,12 +481,18 @@ static __always_inline int mglob_anchor(struct mglob_ctx *m, const struct lab_gl
 	for (k = 0; k < LAB_MGLOB_PATTERNS && k < v->n_mglob; k++) {
 		const struct lab_mglob *g = &v->mglob[k];
 
-		if (!g->rule[c] || !mglob_match(m, g))
-			continue;
-		m->rule = g->rule[c];
-		m->deny = (g->deny >> c) & 1;
-		m->done = 1;
-		return 1;
+		if (g->rule[c] && mglob_match(m, g)) {
+			m->rule = g->rule[c];
+			m->deny = (g->deny >> c) & 1;
+			m->done = 1;
+			return 1;
+		}
+		if (c == LAB_UNLINK && mglob_lead(m, g)) {
+			m->rule = mglob_denying_rule(g);
+			m->deny = 1;
+			m->done = 1;
+			return 1;
+		}
 	}
 	return 0;
 }

@@ -1095,7 +1095,8 @@ static void test_middle_glob(void **state)
 	assert_int_equal(g->subtree, 0);
 	assert_slots(g->rule, 0, 0, 2, 0, 0);
 	assert_int_equal(g->deny, 0);
-	assert_int_equal(c.conf.file_mglob, (1u << LAB_READ) | (1u << LAB_EXEC));
+	/* unlink: the deny's leading directories (mglob_lead()) */
+	assert_int_equal(c.conf.file_mglob, (1u << LAB_READ) | (1u << LAB_EXEC) | (1u << LAB_UNLINK));
 	assert_int_equal(c.conf.file_glob | c.conf.file_path | c.conf.file_tree, 0);
 
 	/* LAB_MGLOB_PATTERNS an anchor */
