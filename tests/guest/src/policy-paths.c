@@ -33,6 +33,8 @@ static struct {
 static struct {
 	char dir[NLEN], policies[PLEN], etc[PLEN], keys[PLEN], bin[PLEN], work[PLEN];
 	char secret[PLEN], edited[PLEN], edited_tmp[PLEN], recreated[PLEN], later[PLEN];
+	/* names of 32 bytes or more: kept outside the dentry, read another way */
+	char long_secret[PLEN], long_other[PLEN];
 	char pinned[PLEN], pinned_tmp[PLEN];
 	char key_old[PLEN], key_new[PLEN], key_pub[PLEN];
 	char tool[PLEN], tool_tmp[PLEN];
@@ -71,6 +73,10 @@ static void make_names(void)
 	snprintf(f.bin, sizeof(f.bin), "%s/bin", d);
 	snprintf(f.work, sizeof(f.work), "%s/work", d);
 	snprintf(f.secret, sizeof(f.secret), "%s/etc/secret", d);
+	snprintf(f.long_secret, sizeof(f.long_secret), "%s/etc/%s", d,
+		 "a-secret-whose-name-is-longer-than-32-bytes");
+	snprintf(f.long_other, sizeof(f.long_other), "%s/etc/%s", d,
+		 "another-name-that-is-longer-than-32-bytes");
 	snprintf(f.edited, sizeof(f.edited), "%s/etc/edited", d);
 	snprintf(f.edited_tmp, sizeof(f.edited_tmp), "%s/etc/.edited.tmp", d);
 	snprintf(f.recreated, sizeof(f.recreated), "%s/etc/recreated", d);
@@ -118,7 +124,7 @@ static int prepare_files(void)
 {
 	const char *const dirs[] = { f.policies, f.etc, f.keys, f.bin, f.work, f.home, f.alice,
 				     f.alice_ssh, f.srv, f.app, f.data, f.data_mnt };
-	const char *const files[] = { f.secret, f.edited, f.recreated, f.pinned, f.key_old,
+	const char *const files[] = { f.secret, f.long_secret, f.long_other, f.edited, f.recreated, f.pinned, f.key_old,
 				      f.alice_key, f.alice_other, f.app_secret, f.app_public };
 	size_t i;
 	int err = 0;
@@ -142,6 +148,9 @@ static int write_paths_policy(void)
 	return write_policy(&pol, f.policies, "pp", "paths",
 		"rules:\n"
 		"  - files: %1$s/etc/secret\n"
+		"    access: read\n"
+		"    action: deny\n"
+		"  - files: %1$s/etc/a-secret-whose-name-is-longer-than-32-bytes\n"
 		"    access: read\n"
 		"    action: deny\n"
 		"  - files: %1$s/etc/edited\n"
@@ -357,6 +366,10 @@ static void test_paths(void)
 		tap_note_lines("apply again", c.out);
 	}
 	expect_path(cg.a, cg.b, "read the denied file", EPERM, probe_read, f.secret);
+	expect_path(cg.a, cg.b, "read a denied file of a 43-byte name (not in its dentry)", EPERM,
+		    probe_read, f.long_secret);
+	expect_errno(cg.a, 0, "read a file of a 41-byte name no rule names, beside it",
+		     probe_read, f.long_other);
 	expect_path(cg.a, cg.b, "read the file 'match: inode' names", EPERM, probe_read, f.pinned);
 	expect_path(cg.a, cg.b, "read a file the glob *.key matches", EPERM, probe_read, f.key_old);
 	expect_path(cg.a, cg.b, "exec the denied program", EPERM, probe_exec, f.tool);
