@@ -497,13 +497,15 @@ static int guard_dirs_add(struct compiled *c)
 	size_t i, j, kept = 0;
 
 	/*
-	 * These hooks also refuse links and renames onto allowed names and
-	 * the unlink of one (match_file(), compile_path_rule()): a rule by
-	 * path in "/" has no directory to guard, and needs them all the same.
+	 * These hooks also refuse links, renames and new files onto allowed
+	 * names and the unlink of one (match_file(), compile_path_rule()): a
+	 * rule by path in "/" has no directory to guard, and needs them all
+	 * the same.
 	 */
 	if (c->n_paths || c->n_globs)
 		c->guard_hooks = BIT(LAB_HOOK_INODE_LINK) | BIT(LAB_HOOK_INODE_RENAME) |
-				 BIT(LAB_HOOK_INODE_RMDIR) | BIT(LAB_HOOK_INODE_UNLINK);
+				 BIT(LAB_HOOK_INODE_RMDIR) | BIT(LAB_HOOK_INODE_UNLINK) |
+				 BIT(LAB_HOOK_INODE_CREATE) | BIT(LAB_HOOK_INODE_MKNOD);
 	if (!c->n_guards)
 		return 0;
 	for (i = 0; i < c->n_guards; i++) {

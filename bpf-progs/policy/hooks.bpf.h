@@ -46,6 +46,18 @@ static __always_inline int check_dentry(__u16 hook, __u8 class, struct dentry *d
 }
 
 /*
+ * A file made at a name (create, mknod): the directory's create rules,
+ * and, as for a link or a rename's new name, no file of the task's own
+ * at a name an allow rule by path names (match_file()'s onto).
+ */
+static __always_inline int check_made(__u16 hook, struct dentry *dentry)
+{
+	struct lab_req req = { .hook = hook, .class = LAB_CREATE, .onto = 1, .dentry = dentry };
+
+	return check(&req);
+}
+
+/*
  * file_open: the classes an open asks for, checked one after the other
  * by one callback, so that the verifier goes through check() once.
  */
@@ -133,7 +145,7 @@ LAB_PROG(bprm_check_security, struct linux_binprm *bprm)
 
 LAB_PROG(inode_create, struct inode *dir, struct dentry *dentry)
 {
-	return LAB_RET(check_dentry(LAB_HOOK_INODE_CREATE, LAB_CREATE, dentry));
+	return LAB_RET(check_made(LAB_HOOK_INODE_CREATE, dentry));
 }
 
 LAB_PROG(inode_mkdir, struct inode *dir, struct dentry *dentry)
@@ -143,7 +155,7 @@ LAB_PROG(inode_mkdir, struct inode *dir, struct dentry *dentry)
 
 LAB_PROG(inode_mknod, struct inode *dir, struct dentry *dentry)
 {
-	return LAB_RET(check_dentry(LAB_HOOK_INODE_MKNOD, LAB_CREATE, dentry));
+	return LAB_RET(check_made(LAB_HOOK_INODE_MKNOD, dentry));
 }
 
 LAB_PROG(inode_symlink, struct inode *dir, struct dentry *dentry)

@@ -995,7 +995,8 @@ static void test_path_guards(void **state)
 	}
 	assert_int_equal(c.conf.file_exact, 1u << LAB_UNLINK);
 	assert_int_equal(c.guard_hooks, BIT(LAB_HOOK_INODE_LINK) | BIT(LAB_HOOK_INODE_RENAME) |
-			 BIT(LAB_HOOK_INODE_RMDIR) | BIT(LAB_HOOK_INODE_UNLINK));
+			 BIT(LAB_HOOK_INODE_RMDIR) | BIT(LAB_HOOK_INODE_UNLINK) |
+			 BIT(LAB_HOOK_INODE_CREATE) | BIT(LAB_HOOK_INODE_MKNOD));
 	assert_int_equal(c.hooks, BIT(LAB_HOOK_FILE_OPEN));
 
 	/* the policy's own unlink rule on the directory comes first, in its entry */

@@ -35,6 +35,7 @@ static struct {
 	char twin[PLEN], twin_id[PLEN];	/* home/eve/TWIN/id: TWIN's hash is .ssh's */
 	/* exec of bin and below denied, bin/tool allowed, its writes denied */
 	char bin[PLEN], tool[PLEN], tool_x[PLEN], evil[PLEN];
+	char later[PLEN];	/* bin/later: allowed, no file at apply */
 	/* on ext4: exec of dbin and below denied, dbin/tool allowed */
 	char disk[NLEN], dbin[PLEN], dtool[PLEN + 8];
 } f;
@@ -79,6 +80,7 @@ static void make_names(void)
 	snprintf(f.bin, sizeof(f.bin), "%s/bin", d);
 	snprintf(f.tool, sizeof(f.tool), "%s/bin/tool", d);
 	snprintf(f.tool_x, sizeof(f.tool_x), "%s/bin/x", d);
+	snprintf(f.later, sizeof(f.later), "%s/bin/later", d);
 	snprintf(f.evil, sizeof(f.evil), "%s/bin/evil", d);
 	snprintf(f.disk, sizeof(f.disk), "/tmp/ppa2-disk");
 	snprintf(f.dbin, sizeof(f.dbin), "%s/bin-%s", f.disk, lab_backend);
@@ -159,6 +161,8 @@ static int write_tool_policy(void)
 	return write_policy(&tool_pol, f.policies, "ppa2", "tool",
 		"rules:\n"
 		"  - exec: %1$s/tool\n"
+		"    action: allow\n"
+		"  - exec: %1$s/later\n"
 		"    action: allow\n"
 		"  - files: %1$s/tool\n"
 		"    access: write\n"
@@ -284,6 +288,31 @@ static int probe_recreate_tool(const void *arg)
 	err = put_str(f.tool_x, evil_script, 0755);
 	unlink(f.tool_x);
 	return err ?: run_evil(f.tool);
+}
+
+/* A program of its own made at bin/later, allowed, where no file is (O_CREAT). */
+static int probe_create_later(const void *arg)
+{
+	int err;
+
+	(void)arg;
+	err = put_str(f.later, evil_script, 0755);
+	err = err ?: run_evil(f.later);
+	unlink(f.later);
+	return err;
+}
+
+/* The same by mknod(S_IFREG), then written. */
+static int probe_mknod_later(const void *arg)
+{
+	int err;
+
+	(void)arg;
+	if (mknod(f.later, S_IFREG | 0755, 0))
+		return errno;
+	err = put_str(f.later, evil_script, 0755) ?: run_evil(f.later);
+	unlink(f.later);
+	return err;
 }
 
 /* The attacker's program exchanged with the allowed name (renameat2 RENAME_EXCHANGE). */
@@ -441,6 +470,10 @@ static void test_tool(void)
 		    probe_tmpfile_tool, NULL);
 	expect_path(cg.a, cg.b, "F3: unlink bin/tool, O_CREAT it, link it out, write the program "
 		    "there, run it as bin/tool", EPERM, probe_recreate_tool, NULL);
+	expect_path(cg.a, cg.b, "F3: O_CREAT a program of its own at bin/later (allowed, no file "
+		    "there), run it", EPERM, probe_create_later, NULL);
+	expect_path(cg.a, cg.b, "F3: mknod a file at bin/later, write a program there, run it",
+		    EPERM, probe_mknod_later, NULL);
 	probe_after = NULL;
 	detach();
 }
