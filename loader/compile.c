@@ -498,14 +498,13 @@ static int guard_dirs_add(struct compiled *c)
 
 	/*
 	 * These hooks also refuse links, renames and new files onto allowed
-	 * names and the unlink of one (match_file(), compile_path_rule()): a
-	 * rule by path in "/" has no directory to guard, and needs them all
-	 * the same.
+	 * names (match_file()): a rule by path in "/" has no directory to
+	 * guard, and needs them all the same.
 	 */
 	if (c->n_paths || c->n_globs)
 		c->guard_hooks = BIT(LAB_HOOK_INODE_LINK) | BIT(LAB_HOOK_INODE_RENAME) |
-				 BIT(LAB_HOOK_INODE_RMDIR) | BIT(LAB_HOOK_INODE_UNLINK) |
-				 BIT(LAB_HOOK_INODE_CREATE) | BIT(LAB_HOOK_INODE_MKNOD);
+				 BIT(LAB_HOOK_INODE_RMDIR) | BIT(LAB_HOOK_INODE_CREATE) |
+				 BIT(LAB_HOOK_INODE_MKNOD);
 	if (!c->n_guards)
 		return 0;
 	for (i = 0; i < c->n_guards; i++) {
@@ -611,16 +610,14 @@ static int compile_mglob_rule(struct said *said, const struct policy_rule *r, un
  * that exists at apply is taken as realpath() gives it: a symlink's
  * target, "." and ".." resolved.
  *
- * An allowed name gets its file from outside only: link() and rename()
- * onto it are refused inside (match_file()), and so is its unlink, a
- * rule of its own here (unless the rule allows unlink), or a confined
- * task could remove the file and make its own at the name.
+ * An allowed name gets its file from outside: link() and rename() onto it
+ * are refused inside, and a new file at a name an exec rule allows
+ * (match_file()).
  */
 static int compile_path_rule(struct said *said, const struct policy_rule *r, unsigned int index,
 			     unsigned int access, struct compiled *c)
 {
 	char path[PATH_MAX], real[PATH_MAX], *name;
-	unsigned int access_kept = 0;	/* an allowed name's: unlink, denied */
 	unsigned int won = 0, cls;
 	struct path_entry *e;
 	struct stat st, dir_st;
@@ -643,12 +640,8 @@ static int compile_path_rule(struct said *said, const struct policy_rule *r, uns
 	if (guard_dirs(c, path, index))
 		return fail(said, r, "%s: %s: %s", r->file.path, path[0] ? path : "/",
 			    strerror(errno));
-	if (!r->deny && !(access & ACCESS_UNLINK))
-		access_kept = ACCESS_UNLINK;
 	if (r->file.glob) {
-		if (add_glob(c, dir_dev, dir_st.st_ino, name, access, r->deny, index) ||
-		    (access_kept &&
-		     add_glob(c, dir_dev, dir_st.st_ino, name, access_kept, true, index)))
+		if (add_glob(c, dir_dev, dir_st.st_ino, name, access, r->deny, index))
 			return fail(said, r, "%s: more than %d globs in %s",
 				    r->file.path, LAB_GLOB_PATTERNS, path[0] ? path : "/");
 		return 0;
@@ -662,8 +655,7 @@ static int compile_path_rule(struct said *said, const struct policy_rule *r, uns
 	for (cls = 0; e && cls < LAB_FILE_CLASSES; cls++)
 		if (e->val.rule[cls] == index + 1)
 			won |= 1u << cls;
-	if (!e || (access_kept && !add_path(c, dir_dev, dir_st.st_ino, name, access_kept, true,
-					    index)))
+	if (!e)
 		return fail(said, r,
 			    "%s: another name in %s has the same hash: 'match: inode'",
 			    r->file.path, path[0] ? path : "/");

@@ -47,12 +47,17 @@ static __always_inline int check_dentry(__u16 hook, __u8 class, struct dentry *d
 
 /*
  * A file made at a name (create, mknod): the directory's create rules,
- * and, as for a link or a rename's new name, no file of the task's own
- * at a name an allow rule by path names (match_file()'s onto).
+ * and no program of the task's own at a name an exec rule by path allows
+ * (match_file()'s onto).
  */
 static __always_inline int check_made(__u16 hook, struct dentry *dentry)
 {
-	struct lab_req req = { .hook = hook, .class = LAB_CREATE, .onto = 1, .dentry = dentry };
+	struct lab_req req = {
+		.hook = hook,
+		.class = LAB_CREATE,
+		.onto = 1 << LAB_EXEC,
+		.dentry = dentry,
+	};
 
 	return check(&req);
 }
@@ -181,7 +186,7 @@ static long move_step(__u32 i, void *data)
 	struct lab_req req = {
 		.hook = m->hook,
 		.class = i == 1 ? LAB_CREATE : LAB_UNLINK,
-		.onto = i == 1,
+		.onto = i == 1 ? (1 << LAB_FILE_CLASSES) - 1 : 0,	/* any allow */
 		.dentry = i ? m->new : m->old,
 	};
 

@@ -157,7 +157,7 @@ struct name_ctx {
 	__u8 len;		/* the name's; 0 when longer than any rule's */
 	__u8 class;
 	__u8 deny;		/* (bytes: the global backend's stack is 512 all told) */
-	__u8 onto;		/* the rule of any class that allows, not the class's */
+	__u8 onto;		/* the rule of a class in this mask that allows, not the class's */
 };
 
 /*
@@ -245,15 +245,18 @@ static __always_inline int glob_match(const struct name_ctx *n, const struct lab
 	return 1;
 }
 
-/* The first class's rule in @rule that allows (@deny: a bit per class), or none. */
-static __always_inline __u16 allowing_rule(const __u16 *rule, __u8 deny)
+/*
+ * The first rule in @rule of a class in @classes that allows (@deny: a
+ * bit per class), or none.
+ */
+static __always_inline __u16 allowing_rule(const __u16 *rule, __u8 deny, __u8 classes)
 {
 	__u16 found = LAB_RULE_NONE;
 	int k;
 
 #pragma unroll
 	for (k = LAB_FILE_CLASSES - 1; k >= 0; k--)
-		if (rule[k] && !((deny >> k) & 1))
+		if (rule[k] && !((deny >> k) & 1) && ((classes >> k) & 1))
 			found = rule[k];
 	return found;
 }
@@ -273,7 +276,7 @@ static long glob_step(__u32 i, void *data)
 	barrier_var(k);		/* or clang drops the mask, which the verifier needs */
 	g = &v->pattern[k & (LAB_GLOB_PATTERNS - 1)];
 	if (n->onto) {
-		rule = allowing_rule(g->rule, g->deny);
+		rule = allowing_rule(g->rule, g->deny, n->onto);
 		deny = 1;
 	} else {
 		rule = g->rule[c];
@@ -310,8 +313,9 @@ static __always_inline int same_name(const struct lab_path_val *v, const struct 
  * (its name in a directory lost) gives LAB_RULE_NONE with *deny set:
  * it may be any name, a denied one too.
  *
- * @onto: link() and rename() onto @dentry: the rule by path, of any
- * class, that allows, with *deny set (match_file()).
+ * @onto: a new name at @dentry (a link, a rename, a new file): the rule
+ * by path of a class in that mask that allows, with *deny set
+ * (match_file()).
  */
 static __always_inline __u16 match_name(__u32 policy, const struct lab_conf *conf,
 					struct dentry *dentry, __u32 dev, __u32 c, __u8 onto,
@@ -353,7 +357,7 @@ static __always_inline __u16 match_name(__u32 policy, const struct lab_conf *con
 		n.key.hash = lab_name_hash_step(h, n.len);
 		v = bpf_map_lookup_elem(&path_rules, &n.key);
 		if (v && same_name(v, &n)) {
-			rule = onto ? allowing_rule(v->rule, v->deny) : v->rule[i];
+			rule = onto ? allowing_rule(v->rule, v->deny, onto) : v->rule[i];
 			if (rule) {
 				*deny = onto || ((v->deny >> i) & 1);
 				return rule;
@@ -630,9 +634,13 @@ static __always_inline __u16 match_inode(__u32 policy, const struct lab_conf *co
  * a deny on the inode itself: a name is where a file is, the inode which
  * file it is. Two steps, whose stack the compiler can share.
  *
- * link() and rename() onto a name (req->onto) that a rule by path allows
- * are denied by that rule: only what is put there from outside gets the
- * name's allow. (No create rule is by path: the class's own by inode.)
+ * link() and rename() onto a name (req->onto: any class) that a rule by
+ * path allows are denied by that rule: only what is put there from
+ * outside gets the name's allow. So is a new file (create, mknod) at a
+ * name an exec rule by path allows (req->onto: exec): the task's own
+ * program under the allow. (A read or write allow gives nothing on a
+ * file the task made itself, so a log file it may write can be made.)
+ * (No create rule is by path: the class's own by inode.)
  */
 static __always_inline __u16 match_file(__u32 policy, const struct lab_conf *conf,
 					const struct lab_req *req, __u8 *deny)

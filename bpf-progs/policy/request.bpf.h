@@ -9,7 +9,7 @@
 struct lab_req {
 	__u16 hook;
 	__u8 class;
-	__u8 onto;			/* link, rename, create, mknod: the new name (match_file()) */
+	__u8 onto;			/* a new name: the classes whose allow refuses it (match_file()) */
 	struct dentry *dentry;		/* files */
 	struct task_struct *target;	/* ptrace, signal */
 	__u16 family;			/* network */

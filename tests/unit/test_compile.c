@@ -303,14 +303,14 @@ static void test_subtree(void **state)
 	assert_slots(e->val.exact, 0, 0, 0, 0, 0);	/* the allow is by path: its name */
 	assert_int_equal(e->val.tree_deny, 1u << LAB_READ);
 	assert_int_equal(e->val.exact_deny, 0);
-	assert_slots(path_entry("/tmp", strrchr(dir, '/') + 1)->val.rule, 2, 0, 0, 0, 2);
+	assert_slots(path_entry("/tmp", strrchr(dir, '/') + 1)->val.rule, 2, 0, 0, 0, 0);
 
 	/* a file's allow by path is its name's, the directory's subtree an entry */
 	compile_ok(y("name: t\nrules:\n  - files: %s/**\n    access: write\n    action: deny\n"
 		     "  - files: %s\n    access: write\n    action: allow\n", dir, file));
 	assert_int_equal(c.n_files, 1);
 	assert_slots(entry(&dir_st)->val.tree, 0, 1, 0, 0, 0);
-	assert_slots(path_entry("/tmp", strrchr(file, '/') + 1)->val.rule, 0, 2, 0, 0, 2);
+	assert_slots(path_entry("/tmp", strrchr(file, '/') + 1)->val.rule, 0, 2, 0, 0, 0);
 	/* (unlink: the rule by path's directories, guarded: test_path_guards) */
 	assert_int_equal(c.conf.file_exact, 1u << LAB_UNLINK);
 	assert_int_equal(c.conf.file_tree, 1u << LAB_WRITE);
@@ -655,8 +655,8 @@ static void test_first_rule_wins(void **state)
 	compile_ok(y("name: t\nrules:\n  - files: %s\n    access: read\n    action: allow\n"
 		     "  - files: %s\n    access: [read, write]\n    action: deny\n", file, link_path));
 	assert_int_equal(c.n_paths, 1);
-	assert_slots(c.paths[0].val.rule, 1, 2, 0, 0, 1);
-	assert_int_equal(c.paths[0].val.deny, (1u << LAB_WRITE) | (1u << LAB_UNLINK));
+	assert_slots(c.paths[0].val.rule, 1, 2, 0, 0, 0);
+	assert_int_equal(c.paths[0].val.deny, 1u << LAB_WRITE);
 	/* the inode takes the classes the deny won at the name: not read */
 	assert_int_equal(c.n_files, 1);
 	e = entry(&file_st);
@@ -948,7 +948,7 @@ static void test_path_rule(void **state)
 	/*
 	 * a name that is not there yet: the name alone; through a symlink:
 	 * the target's; an allow: the name alone (no inode: numbers are
-	 * reused), and its unlink denied by the same rule
+	 * reused)
 	 */
 	compile_ok(y("name: t\nrules:\n  - exec: %s/not-yet\n    action: deny\n"
 		     "  - files: %s\n    access: read\n    action: allow\n", dir, link_path));
@@ -956,16 +956,9 @@ static void test_path_rule(void **state)
 	assert_int_equal(c.n_files, 0);
 	assert_slots(path_entry(dir, "not-yet")->val.rule, 0, 0, 1, 0, 0);
 	e = path_entry("/tmp", strrchr(file, '/') + 1);
-	assert_slots(e->val.rule, 2, 0, 0, 0, 2);
-	assert_int_equal(e->val.deny, 1u << LAB_UNLINK);
-	assert_int_equal(c.conf.file_path, (1u << LAB_READ) | (1u << LAB_EXEC) | (1u << LAB_UNLINK));
-
-	/* an allow of unlink too: no unlink deny */
-	compile_ok(y("name: t\nrules:\n  - files: %s\n    access: [read, unlink]\n"
-		     "    action: allow\n", file));
-	e = path_entry("/tmp", strrchr(file, '/') + 1);
-	assert_slots(e->val.rule, 1, 0, 0, 0, 1);
+	assert_slots(e->val.rule, 2, 0, 0, 0, 0);
 	assert_int_equal(e->val.deny, 0);
+	assert_int_equal(c.conf.file_path, (1u << LAB_READ) | (1u << LAB_EXEC));
 
 	/* match: inode is the inode alone */
 	compile_ok(y("name: t\nrules:\n  - files: %s\n    access: read\n    action: deny\n"
@@ -995,8 +988,8 @@ static void test_path_guards(void **state)
 	}
 	assert_int_equal(c.conf.file_exact, 1u << LAB_UNLINK);
 	assert_int_equal(c.guard_hooks, BIT(LAB_HOOK_INODE_LINK) | BIT(LAB_HOOK_INODE_RENAME) |
-			 BIT(LAB_HOOK_INODE_RMDIR) | BIT(LAB_HOOK_INODE_UNLINK) |
-			 BIT(LAB_HOOK_INODE_CREATE) | BIT(LAB_HOOK_INODE_MKNOD));
+			 BIT(LAB_HOOK_INODE_RMDIR) | BIT(LAB_HOOK_INODE_CREATE) |
+			 BIT(LAB_HOOK_INODE_MKNOD));
 	assert_int_equal(c.hooks, BIT(LAB_HOOK_FILE_OPEN));
 
 	/* the policy's own unlink rule on the directory comes first, in its entry */
@@ -1049,9 +1042,8 @@ static void test_glob(void **state)
 	assert_int_equal(g->prefix_len, 3);
 	assert_memory_equal(g->prefix, "id_", 3);
 	assert_int_equal(g->suffix_len, 0);
-	assert_slots(g->rule, 2, 2, 0, 0, 2);	/* an allowed name's unlink: denied */
-	assert_int_equal(g->deny, 1u << LAB_UNLINK);
-	assert_int_equal(c.conf.file_glob, (1u << LAB_READ) | (1u << LAB_WRITE) | (1u << LAB_UNLINK));
+	assert_slots(g->rule, 2, 2, 0, 0, 0);
+	assert_int_equal(c.conf.file_glob, (1u << LAB_READ) | (1u << LAB_WRITE));
 	assert_int_equal(c.conf.file_path, 0);
 
 	/* LAB_GLOB_PATTERNS a directory */
