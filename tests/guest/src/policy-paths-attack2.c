@@ -35,7 +35,8 @@ static struct {
 	char twin[PLEN], twin_id[PLEN];	/* home/eve/TWIN/id: TWIN's hash is .ssh's */
 	/* exec of bin and below denied, bin/tool allowed, its writes denied */
 	char bin[PLEN], tool[PLEN], tool_x[PLEN], evil[PLEN];
-	char later[PLEN];	/* bin/later: allowed, no file at apply */
+	char later[PLEN];	/* bin/later: exec allowed, no file at apply */
+	char log[PLEN];		/* bin/log: write allowed, no file at apply */
 	/* on ext4: exec of dbin and below denied, dbin/tool allowed */
 	char disk[NLEN], dbin[PLEN], dtool[PLEN + 8];
 } f;
@@ -81,6 +82,7 @@ static void make_names(void)
 	snprintf(f.tool, sizeof(f.tool), "%s/bin/tool", d);
 	snprintf(f.tool_x, sizeof(f.tool_x), "%s/bin/x", d);
 	snprintf(f.later, sizeof(f.later), "%s/bin/later", d);
+	snprintf(f.log, sizeof(f.log), "%s/bin/log", d);
 	snprintf(f.evil, sizeof(f.evil), "%s/bin/evil", d);
 	snprintf(f.disk, sizeof(f.disk), "/tmp/ppa2-disk");
 	snprintf(f.dbin, sizeof(f.dbin), "%s/bin-%s", f.disk, lab_backend);
@@ -163,6 +165,9 @@ static int write_tool_policy(void)
 		"  - exec: %1$s/tool\n"
 		"    action: allow\n"
 		"  - exec: %1$s/later\n"
+		"    action: allow\n"
+		"  - files: %1$s/log\n"
+		"    access: write\n"
 		"    action: allow\n"
 		"  - files: %1$s/tool\n"
 		"    access: write\n"
@@ -299,6 +304,18 @@ static int probe_create_later(const void *arg)
 	err = put_str(f.later, evil_script, 0755);
 	err = err ?: run_evil(f.later);
 	unlink(f.later);
+	return err;
+}
+
+/* bin/log, write allowed, made where there is none (O_CREAT), written, removed. */
+static int probe_make_log(const void *arg)
+{
+	int err;
+
+	(void)arg;
+	err = put_str(f.log, "a line\n", 0644);
+	if (!err && unlink(f.log))
+		err = errno;
 	return err;
 }
 
@@ -474,6 +491,8 @@ static void test_tool(void)
 		    "there), run it", EPERM, probe_create_later, NULL);
 	expect_path(cg.a, cg.b, "F3: mknod a file at bin/later, write a program there, run it",
 		    EPERM, probe_mknod_later, NULL);
+	expect_errno(cg.a, 0, "make bin/log where there is none (a write allow: the task's own "
+		     "file), write it, remove it", probe_make_log, NULL);
 	probe_after = NULL;
 	detach();
 }
