@@ -492,19 +492,43 @@ static int guard_dirs(struct compiled *c, const char *dir, unsigned int index)
  * an inode with rules (where it has no unlink rule of its own); the
  * others stay in c->guards, which lsmctl adds to the file rules map.
  */
+/* The classes some rule by path or last-component glob allows: a bit per class. */
+static unsigned int allowed_by_name(const struct compiled *c)
+{
+	unsigned int allowed = 0, cls;
+	size_t i, k;
+
+	for (i = 0; i < c->n_paths; i++)
+		for (cls = 0; cls < LAB_FILE_CLASSES; cls++)
+			if (c->paths[i].val.rule[cls] && !((c->paths[i].val.deny >> cls) & 1))
+				allowed |= 1u << cls;
+	for (i = 0; i < c->n_globs; i++)
+		for (k = 0; k < c->globs[i].val.n; k++)
+			for (cls = 0; cls < LAB_FILE_CLASSES; cls++)
+				if (c->globs[i].val.pattern[k].rule[cls] &&
+				    !((c->globs[i].val.pattern[k].deny >> cls) & 1))
+					allowed |= 1u << cls;
+	return allowed;
+}
+
 static int guard_dirs_add(struct compiled *c)
 {
+	unsigned int allowed = allowed_by_name(c);
 	size_t i, j, kept = 0;
 
 	/*
-	 * These hooks also refuse links, renames and new files onto allowed
-	 * names (match_file()): a rule by path in "/" has no directory to
-	 * guard, and needs them all the same.
+	 * The hooks that refuse, inside, a link or a rename onto a name an
+	 * allow rule by path names, and a new file at one an exec rule
+	 * allows (match_file()); renaming and removing the guarded
+	 * directories. No more than needed: on stock's cgroup backend each
+	 * takes one of 10 hook slots that other policies need too.
 	 */
-	if (c->n_paths || c->n_globs)
-		c->guard_hooks = BIT(LAB_HOOK_INODE_LINK) | BIT(LAB_HOOK_INODE_RENAME) |
-				 BIT(LAB_HOOK_INODE_RMDIR) | BIT(LAB_HOOK_INODE_CREATE) |
-				 BIT(LAB_HOOK_INODE_MKNOD);
+	if (allowed)
+		c->guard_hooks |= BIT(LAB_HOOK_INODE_LINK) | BIT(LAB_HOOK_INODE_RENAME);
+	if ((allowed >> LAB_EXEC) & 1)
+		c->guard_hooks |= BIT(LAB_HOOK_INODE_CREATE) | BIT(LAB_HOOK_INODE_MKNOD);
+	if (c->n_guards)
+		c->guard_hooks |= BIT(LAB_HOOK_INODE_RENAME) | BIT(LAB_HOOK_INODE_RMDIR);
 	if (!c->n_guards)
 		return 0;
 	for (i = 0; i < c->n_guards; i++) {

@@ -987,10 +987,25 @@ static void test_path_guards(void **state)
 		assert_int_equal(c.guards[i].val.exact_deny, 1u << LAB_UNLINK);
 	}
 	assert_int_equal(c.conf.file_exact, 1u << LAB_UNLINK);
+	/* the directories' rename and rmdir; no allow: no link or new-file refusal */
+	assert_int_equal(c.guard_hooks, BIT(LAB_HOOK_INODE_RENAME) | BIT(LAB_HOOK_INODE_RMDIR));
+	assert_int_equal(c.hooks, BIT(LAB_HOOK_FILE_OPEN));
+
+	/* an allow by path: links and renames onto it; an exec allow: new files too */
+	compile_ok(y("name: t\nrules:\n  - files: %s/name\n    access: read\n    action: allow\n",
+		     dir));
+	assert_int_equal(c.guard_hooks, BIT(LAB_HOOK_INODE_LINK) | BIT(LAB_HOOK_INODE_RENAME) |
+			 BIT(LAB_HOOK_INODE_RMDIR));
+	compile_ok(y("name: t\nrules:\n  - exec: %s/name\n    action: allow\n", dir));
 	assert_int_equal(c.guard_hooks, BIT(LAB_HOOK_INODE_LINK) | BIT(LAB_HOOK_INODE_RENAME) |
 			 BIT(LAB_HOOK_INODE_RMDIR) | BIT(LAB_HOOK_INODE_CREATE) |
 			 BIT(LAB_HOOK_INODE_MKNOD));
-	assert_int_equal(c.hooks, BIT(LAB_HOOK_FILE_OPEN));
+
+	/* an allow in "/": no directory to guard, the refusals all the same */
+	compile_ok("name: t\nrules:\n  - files: /lab-unit-no-such-name\n    access: read\n"
+		   "    action: allow\n");
+	assert_int_equal(c.n_guards, 0);
+	assert_int_equal(c.guard_hooks, BIT(LAB_HOOK_INODE_LINK) | BIT(LAB_HOOK_INODE_RENAME));
 
 	/* the policy's own unlink rule on the directory comes first, in its entry */
 	compile_ok(y("name: t\nrules:\n  - files: %s/name\n    access: read\n    action: deny\n"
