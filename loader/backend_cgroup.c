@@ -18,6 +18,7 @@
 #include "errors.h"
 #include "instance.h"
 #include "policy_cgroup.skel.h"
+#include "probe.h"
 
 /* The hooks a policy needs, named, for messages about hook slots. */
 static void hook_list(__u64 hooks, char *buf, size_t len)
@@ -59,13 +60,32 @@ static int attach(struct bpf_program *prog, unsigned int hook, const struct comp
 	return 0;
 }
 
+/* What goes unchecked inside without refusal hook @h. */
+static const char *unrefused(unsigned int h)
+{
+	switch (h) {
+	case LAB_HOOK_INODE_RMDIR:
+		return "rmdir of the rules by path's directories is";
+	case LAB_HOOK_INODE_LINK:
+		return "links onto names allowed by path are";
+	case LAB_HOOK_INODE_CREATE:
+	case LAB_HOOK_INODE_MKNOD:
+		return "new files at names an exec rule by path allows are";
+	default:
+		return "renames of the rules by path's directories and onto allowed names are";
+	}
+}
+
 /*
- * The guard hooks (struct compiled) that fit: one that finds no slot
- * left is not attached, and lsmctl says what goes unchecked.
+ * The guard hooks (struct compiled) that fit: one is attached where its
+ * hook holds a slot already, or where a new slot leaves
+ * LAB_REFUSAL_SLOTS_SPARE free for other policies' own hooks (a slot
+ * is system-wide); one that is not, lsmctl says what goes unchecked.
  */
 static void attach_guards(struct bpf_program **progs, const struct compiled *c, int cgroup_fd,
 			  const char *staging)
 {
+	struct slot_budget b;
 	char err[2048];
 	unsigned int h;
 	int rc;
@@ -73,15 +93,21 @@ static void attach_guards(struct bpf_program **progs, const struct compiled *c, 
 	for (h = 0; h < LAB_NR_HOOKS; h++) {
 		if (!(c->guard_hooks & (1ull << h)))
 			continue;
+		probe_slot_budget(1ull << h, &b);
+		if (b.slots > 0 && b.taken >= 0 && !b.held &&
+		    b.slots - b.taken <= LAB_REFUSAL_SLOTS_SPARE) {
+			fprintf(stderr, "lsmctl: warning: lsm_cgroup/%s: %d of %d hook slots left, "
+				"kept for policies' own hooks: inside, %s not refused: use the "
+				"global backend (loader/POLICY.md)\n", hook_name(h),
+				b.slots - b.taken, b.slots, unrefused(h));
+			continue;
+		}
 		rc = attach(progs[h], h, c, cgroup_fd, staging, err, sizeof(err));
 		if (!rc)
 			continue;
 		fprintf(stderr, "lsmctl: warning: lsm_cgroup/%s: no hook slot left (%s): inside, "
 			"%s not refused: use the global backend (loader/POLICY.md)\n",
-			hook_name(h), strerror(-rc),
-			h == LAB_HOOK_INODE_RMDIR ? "rmdir of the rules by path's directories is" :
-			h == LAB_HOOK_INODE_LINK ? "links onto names allowed by path are" :
-			"renames of the rules by path's directories and onto allowed names are");
+			hook_name(h), strerror(-rc), unrefused(h));
 	}
 }
 

@@ -8,6 +8,12 @@
 #define LAB_MAX_CGROUP_DEPTH	32	/* cgroup levels the global backend climbs */
 #define LAB_MAX_POLICIES	4096	/* policy ids are 1 .. LAB_MAX_POLICIES - 1 */
 #define LAB_EVENTS_SIZE		(256 * 1024)	/* the events ring buffer, bytes */
+/*
+ * lsm_cgroup hook slots (system-wide: 10 on stock 6.1) that a policy's
+ * refusal hooks (inode_link, ... for its rules by path) leave free for
+ * other policies' own hooks: a network policy's three, say.
+ */
+#define LAB_REFUSAL_SLOTS_SPARE	3
 
 /*
  * The rule maps' room, for every policy of the global instance (an
