@@ -32,6 +32,7 @@
 /* uapi/linux/stat.h */
 #define S_IFMT			00170000
 #define S_IFREG			0100000
+#define S_IFDIR			0040000
 #define S_IFBLK			0060000
 #define S_IFCHR			0020000
 

@@ -165,8 +165,8 @@ struct name_ctx {
  * under 32 bytes): those are read as four BTF loads and masks, where
  * bpf_probe_read_kernel() of the name and of its pointer would be two
  * helper calls of some hundred instructions each (which longer names
- * take). A rename racing with this gives a mix of two names, as a probe
- * would: the rule seen is one the file had a moment ago or has now.
+ * take). A rename racing with the read can tear it: match_name() checks
+ * the dentry's d_seq around it.
  */
 static __always_inline int name_inline(struct dentry *dentry, __u32 len)
 {
@@ -322,6 +322,7 @@ static __always_inline __u16 match_name(__u32 policy, const struct lab_conf *con
 					__u8 *deny)
 {
 	struct name_ctx n = { .class = c, .onto = onto };
+	unsigned int seq;
 	struct dentry *parent = dentry->d_parent;
 	struct lab_path_val *v;
 	struct inode *dir;
@@ -334,6 +335,14 @@ static __always_inline __u16 match_name(__u32 policy, const struct lab_conf *con
 		return LAB_RULE_NONE;
 	}
 	dir = parent->d_inode;
+	/*
+	 * d_seq is odd while a rename changes the name and moves on after
+	 * it: a read across one could pair one name's length with another's
+	 * bytes, a name the dentry never had ("allowed" from a rename of
+	 * "ppppppp" to "allowedZ"). Such a read is no name: denied.
+	 */
+	seq = dentry->d_seq.seqcount.sequence;
+	barrier();
 	size = dentry->d_name.len;
 	if (!dir || !size)
 		return LAB_RULE_NONE;
@@ -345,8 +354,15 @@ static __always_inline __u16 match_name(__u32 policy, const struct lab_conf *con
 		return LAB_RULE_NONE;
 	if (size < LAB_PATH_NAME_LEN) {
 		n.len = size;
-		if (read_name(&n, dentry))
+		if (read_name(&n, dentry)) {
+			*deny = 1;
 			return LAB_RULE_NONE;
+		}
+	}
+	barrier();
+	if ((seq & 1) || dentry->d_seq.seqcount.sequence != seq) {
+		*deny = 1;
+		return LAB_RULE_NONE;
 	}
 	if (n.len && (onto ? conf->file_path : (conf->file_path >> i) & 1)) {
 		__u64 h = LAB_NAME_HASH_SEED;
@@ -416,6 +432,7 @@ struct mglob_ctx {
 	__u8 class;
 	__u8 deny;
 	__u8 done;	/* a rule found, or the filesystem's root reached */
+	__u8 dir;	/* the object is a directory (mglob_lead()) */
 	__u16 rule;
 };
 
@@ -450,7 +467,9 @@ static __always_inline int mglob_lead(const struct mglob_ctx *m, const struct la
 	__u64 diff = 0;
 	int j;
 
-	if (!g->deny || !level || n > LAB_MGLOB_COMPS || level > n || (level == n && !g->subtree))
+	/* (a file has nothing below it to take away) */
+	if (!m->dir || !g->deny || !level || n > LAB_MGLOB_COMPS || level > n ||
+	    (level == n && !g->subtree))
 		return 0;
 #pragma unroll
 	for (j = 0; j < LAB_MGLOB_COMPS; j++)
@@ -570,10 +589,12 @@ static long mglob_step(__u32 i, void *data)
 static __always_inline __u16 match_mglob(__u32 policy, struct dentry *dentry, __u32 dev,
 					 __u32 c, __u8 *deny)
 {
+	struct inode *inode = dentry->d_inode;
 	struct mglob_ctx m = {
 		.d = dentry,
 		.key = { .policy = policy, .dev = dev },
 		.class = c,
+		.dir = inode && (inode->i_mode & S_IFMT) == S_IFDIR,
 	};
 
 	bpf_loop(LAB_MAX_DEPTH, mglob_step, &m, 0);
