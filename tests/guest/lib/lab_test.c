@@ -471,6 +471,34 @@ void expect_path(const char *name, const char *ctl, const char *what, int inside
 	control(ctl, what, fn, arg);
 }
 
+int probe_read(const void *path)
+{
+	return try_open(path);
+}
+
+const char evil_script[] = "#!" BUSYBOX " sh\nexit 42\n";
+
+int run_evil(const char *path)
+{
+	char *const argv[] = { "tool", NULL };
+	pid_t pid = fork();
+	int status;
+
+	_Static_assert(LAB_EVIL_STATUS == 42, "evil_script's exit status");
+	if (pid < 0)
+		return errno;
+	if (!pid) {
+		execv(path, argv);
+		_exit(errno > 0 && errno < LAB_EVIL_STATUS ? errno : 99);
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+		return EIO;
+	if (WEXITSTATUS(status) == LAB_EVIL_STATUS)
+		return 0;
+	return WEXITSTATUS(status) && WEXITSTATUS(status) < LAB_EVIL_STATUS ?
+	       WEXITSTATUS(status) : EIO;
+}
+
 /* --- lsmctl --------------------------------------------------------------- */
 
 /* Point @fd at @to, or at /dev/null when @to is -1. */
@@ -594,6 +622,24 @@ int lsmctl_detach(struct lab_cmd *c, const char *cgroup)
 
 	cg_path(path, sizeof(path), cgroup);
 	return lsmctl(c, "detach", "--cgroup", path, NULL);
+}
+
+void apply_tap(const struct lab_policy *p, const char *cgroup)
+{
+	struct lab_cmd c;
+
+	lsmctl_apply(&c, p, cgroup);
+	tap_result(c.status == 0, "lsmctl apply %s to %s (status %d)", p->name, cgroup, c.status);
+	if (c.status)
+		note_cmd(&c);
+}
+
+void detach_tap(const char *cgroup)
+{
+	struct lab_cmd c;
+
+	lsmctl_detach(&c, cgroup);
+	tap_result(c.status == 0, "lsmctl detach %s (status %d)", cgroup, c.status);
 }
 
 /* --- the backend, a fixture variant ---------------------------------------- */

@@ -146,6 +146,13 @@ int control(const char *ctl, const char *what, probe_fn fn, const void *arg);
 /* @what has outcome @inside in cgroup @name (expect_errno()), and works from @ctl (control()). */
 void expect_path(const char *name, const char *ctl, const char *what, int inside, probe_fn fn,
 		 const void *arg);
+/* A probe: open(@path, O_RDONLY), the errno (try_open()). */
+int probe_read(const void *path);
+/* A program of an attacker's own, a script that exits LAB_EVIL_STATUS. */
+#define LAB_EVIL_STATUS	42
+extern const char evil_script[];
+/* Run @path: 0 when evil_script ran, else execve's errno (or EIO). */
+int run_evil(const char *path);
 
 /* --- lsmctl --------------------------------------------------------------- */
 
@@ -184,6 +191,9 @@ int write_policy(struct lab_policy *p, const char *dir, const char *prefix,
 int lsmctl_apply(struct lab_cmd *c, const struct lab_policy *p, const char *cgroup);
 /* lsmctl detach --cgroup CGROUP: the status. */
 int lsmctl_detach(struct lab_cmd *c, const char *cgroup);
+/* lsmctl_apply() and lsmctl_detach() as TAP lines (what lsmctl said, on a failure). */
+void apply_tap(const struct lab_policy *p, const char *cgroup);
+void detach_tap(const char *cgroup);
 
 /* --- the backend, a fixture variant ---------------------------------------- */
 

@@ -159,10 +159,6 @@ static int write_ovl_policy(void)
 
 /* --- probes ---------------------------------------------------------------- */
 
-static int probe_read(const void *path)
-{
-	return try_open(path);
-}
 
 /* Hard-link @path to the allowed name @to, read it there, remove the link. */
 static int link_and_read(const char *path, const char *to)

@@ -89,9 +89,6 @@ static void make_names(void)
 	snprintf(f.dtool, sizeof(f.dtool), "%s/tool", f.dbin);
 }
 
-/* The attacker's program: exits 42, so that its run is told from the tool's. */
-static const char evil_script[] = "#!" BUSYBOX " sh\nexit 42\n";
-
 static int put_tool(void)
 {
 	return copy_file(BUSYBOX, f.tool, 0755);
@@ -191,10 +188,6 @@ static int write_reuse_policy(void)
 
 /* --- probes ---------------------------------------------------------------- */
 
-static int probe_read(const void *path)
-{
-	return try_open(path);
-}
 
 /* Hard-link vault/priv to the allowed name in "/", read it there, remove the link. */
 static int probe_link_to_root_ok(const void *arg)
@@ -251,25 +244,6 @@ static int probe_move_bob_out(const void *arg)
 	return err;
 }
 
-/* Run @path: 0 when the attacker's script ran (exit 42), else execve's errno or EIO. */
-static int run_evil(const char *path)
-{
-	char *const argv[] = { "tool", NULL };
-	pid_t pid = fork();
-	int status;
-
-	if (pid < 0)
-		return errno;
-	if (!pid) {
-		execv(path, argv);
-		_exit(errno > 0 && errno < 42 ? errno : 99);
-	}
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
-		return EIO;
-	if (WEXITSTATUS(status) == 42)
-		return 0;
-	return WEXITSTATUS(status) && WEXITSTATUS(status) < 42 ? WEXITSTATUS(status) : EIO;
-}
 
 /*
  * The allowed name's file replaced with no link() or rename() onto it:
@@ -420,39 +394,23 @@ static void reinstall_tool(void)
 		tap_note("reinstall %s: %s", f.tool, strerror(errno));
 }
 
-static void apply(const struct lab_policy *p)
-{
-	struct lab_cmd c;
 
-	lsmctl_apply(&c, p, cg.a);
-	tap_result(c.status == 0, "lsmctl apply %s to %s (status %d)", p->name, cg.a, c.status);
-	if (c.status)
-		note_cmd(&c);
-}
-
-static void detach(void)
-{
-	struct lab_cmd c;
-
-	lsmctl_detach(&c, cg.a);
-	tap_result(c.status == 0, "lsmctl detach %s (status %d)", cg.a, c.status);
-}
 
 static void test_root(void)
 {
-	apply(&root_pol);
+	apply_tap(&root_pol, cg.a);
 	expect_path(cg.a, cg.b, "read the denied subtree's file", EPERM, probe_read, f.root_priv);
 	expect_path(cg.a, cg.b, "F1a: hard-link it to an allowed name in / (its directory \"/\": "
 		    "no guarded directory, so no link hook), read it", EPERM,
 		    probe_link_to_root_ok, NULL);
 	expect_path(cg.a, cg.b, "F1b: rename it to the allowed name in /, read it", EPERM,
 		    probe_rename_to_root_ok, NULL);
-	detach();
+	detach_tap(cg.a);
 }
 
 static void test_mglob(void)
 {
-	apply(&mglob_pol);
+	apply_tap(&mglob_pol, cg.a);
 	expect_path(cg.a, cg.b, "read home/bob/.ssh/id (home/*/.ssh/** denied)", EPERM, probe_read,
 		    f.ssh_id);
 	expect_path(cg.a, cg.b, "F2a: rename home/bob/.ssh to home/bob/moved, read moved/id", EPERM,
@@ -466,18 +424,18 @@ static void test_mglob(void)
 	 */
 	expect_path(cg.a, cg.b, "F4: read home/eve/TWIN/id, TWIN of .ssh's hash (solved for "
 		    "in one xor): denied as .ssh is", EPERM, probe_read, f.twin_id);
-	detach();
-	apply(&mglob_unlink_pol);
+	detach_tap(cg.a);
+	apply_tap(&mglob_unlink_pol, cg.a);
 	expect_path(cg.a, cg.b, "with unlink in the rule's access: rename home/bob/.ssh away", EPERM,
 		    probe_rename_ssh, NULL);
 	expect_path(cg.a, cg.b, "F2b with unlink in the rule's access: rename home/bob out of "
 		    "home/, read its .ssh/id", EPERM, probe_move_bob_out, NULL);
-	detach();
+	detach_tap(cg.a);
 }
 
 static void test_tool(void)
 {
-	apply(&tool_pol);
+	apply_tap(&tool_pol, cg.a);
 	expect_path(cg.a, cg.b, "write bin/tool (denied by name and inode)", EPERM,
 		    probe_write_tool, NULL);
 	probe_after = reinstall_tool;
@@ -494,7 +452,7 @@ static void test_tool(void)
 	expect_errno(cg.a, 0, "make bin/log where there is none (a write allow: the task's own "
 		     "file), write it, remove it", probe_make_log, NULL);
 	probe_after = NULL;
-	detach();
+	detach_tap(cg.a);
 }
 
 /*
@@ -511,7 +469,7 @@ static void test_reuse(void)
 		tap_result(1, "F6: inode numbers reused # SKIP no scratch disk");
 		return;
 	}
-	apply(&reuse_pol);
+	apply_tap(&reuse_pol, cg.a);
 	expect_path(cg.a, cg.b, "exec a program of its own made in dbin/ (dbin/** denied)", EPERM,
 		    probe_reuse, NULL);
 	snprintf(tmp, sizeof(tmp), "%s.new", f.dtool);
@@ -524,7 +482,7 @@ static void test_reuse(void)
 		expect_path(cg.a, cg.b, "F6: make programs in dbin/ until one takes the replaced "
 			    "tool's inode number, exec it", EPERM, probe_reuse, &dtool_ino);
 	}
-	detach();
+	detach_tap(cg.a);
 }
 
 static void cleanup(void)

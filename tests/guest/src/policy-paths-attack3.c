@@ -42,9 +42,6 @@ static struct {
 
 static struct lab_policy race_pol, mglob_pol, tool_pol;
 
-/* The attacker's program: exits 42, so that its run is told from the tool's. */
-static const char evil_script[] = "#!" BUSYBOX " sh\nexit 42\n";
-
 static void make_names(void)
 {
 	const char *d = f.dir;
@@ -126,10 +123,6 @@ static int write_tool_policy(void)
 
 /* --- probes ---------------------------------------------------------------- */
 
-static int probe_read(const void *path)
-{
-	return try_open(path);
-}
 
 /* The CPUs the calling task may run on. */
 static int cpus(void)
@@ -226,25 +219,6 @@ static int probe_rename_notes(const void *arg)
 	return rename(f.notes2, f.notes) ? errno : 0;
 }
 
-/* Run @path: 0 when the attacker's script ran (exit 42), else execve's errno or EIO. */
-static int run_evil(const char *path)
-{
-	char *const argv[] = { "tool", NULL };
-	pid_t pid = fork();
-	int status;
-
-	if (pid < 0)
-		return errno;
-	if (!pid) {
-		execv(path, argv);
-		_exit(errno > 0 && errno < 42 ? errno : 99);
-	}
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
-		return EIO;
-	if (WEXITSTATUS(status) == 42)
-		return 0;
-	return WEXITSTATUS(status) && WEXITSTATUS(status) < 42 ? WEXITSTATUS(status) : EIO;
-}
 
 static int probe_run_evil(const void *path)
 {
@@ -271,48 +245,32 @@ static void reinstall_tool(void)
 		tap_note("reinstall %s: %s", f.tool, strerror(errno));
 }
 
-static void apply(const struct lab_policy *p)
-{
-	struct lab_cmd c;
 
-	lsmctl_apply(&c, p, cg.a);
-	tap_result(c.status == 0, "lsmctl apply %s to %s (status %d)", p->name, cg.a, c.status);
-	if (c.status)
-		note_cmd(&c);
-}
-
-static void detach(void)
-{
-	struct lab_cmd c;
-
-	lsmctl_detach(&c, cg.a);
-	tap_result(c.status == 0, "lsmctl detach %s (status %d)", cg.a, c.status);
-}
 
 static void test_race(void)
 {
-	apply(&race_pol);
+	apply_tap(&race_pol, cg.a);
 	expect_path(cg.a, cg.b, "read data/allowed (allowed by name)", 0, probe_read, f.allowed);
 	expect_path(cg.a, cg.b, "read data/secret (default: deny)", EPERM, probe_read, f.secret);
 	expect_path(cg.a, cg.b, "R1: link secret at ppppppp, "
 		    "reopen it via /proc/self/fd while renaming it to allowedZ and back (a torn "
 		    "length/name read gives \"allowed\")", EPERM, probe_race, NULL);
-	detach();
+	detach_tap(cg.a);
 }
 
 static void test_mglob(void)
 {
-	apply(&mglob_pol);
+	apply_tap(&mglob_pol, cg.a);
 	expect_path(cg.a, cg.b, "read home/bob/.ssh/id (home/*/.ssh/** denied)", EPERM, probe_read,
 		    f.ssh_id);
 	expect_path(cg.a, cg.b, "M1: rename home/notes, a plain file, and "
 		    "back (no file is below it)", 0, probe_rename_notes, NULL);
-	detach();
+	detach_tap(cg.a);
 }
 
 static void test_write(void)
 {
-	apply(&tool_pol);
+	apply_tap(&tool_pol, cg.a);
 	expect_path(cg.a, cg.b, "exec bin/evil, a program of its own (bin/** denied)", EPERM,
 		    probe_run_evil, f.evil);
 	probe_after = reinstall_tool;
@@ -320,7 +278,7 @@ static void test_write(void)
 	expect_errno(cg.a, 0, "W1: write a program of its own into bin/tool (exec allowed by "
 		     "name, no write rule), run it by that name", probe_overwrite_tool, NULL);
 	probe_after = NULL;
-	detach();
+	detach_tap(cg.a);
 }
 
 static void cleanup(void)

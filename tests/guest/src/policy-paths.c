@@ -225,10 +225,6 @@ static int change_files_outside(void)
 
 /* --- probes ---------------------------------------------------------------- */
 
-static int probe_read(const void *path)
-{
-	return try_open(path);
-}
 
 /* busybox's true at @path: execve's errno, or true's status (0). */
 static int probe_exec(const void *path)

@@ -418,10 +418,6 @@ static int start_helpers(void)
 
 /* --- probes: each returns the errno of what it tried, 0 for success ------- */
 
-static int probe_read(const void *path)
-{
-	return try_open(path);
-}
 
 static int probe_write(const void *path)
 {
