@@ -287,6 +287,15 @@ static __always_inline int read_sockaddr(struct lab_req *req, struct sockaddr *a
 	return 1;
 }
 
+static __always_inline void sock_kind(struct lab_req *req, struct socket *sock)
+{
+	req->protocol = BPF_CORE_READ(sock, sk, sk_protocol);
+	/* MPTCP is TCP on the wire (its subflows): tcp rules are its rules */
+	if (req->protocol == IPPROTO_MPTCP)
+		req->protocol = IPPROTO_TCP;
+	req->type = BPF_CORE_READ(sock, type);
+}
+
 static __always_inline int check_address(__u16 hook, __u8 class, struct socket *sock,
 					 struct sockaddr *address)
 {
@@ -295,17 +304,41 @@ static __always_inline int check_address(__u16 hook, __u8 class, struct socket *
 
 	if (!address || !read_sockaddr(&req, address, inet && hook != LAB_HOOK_SOCKET_CONNECT))
 		return 0;
-	req.protocol = BPF_CORE_READ(sock, sk, sk_protocol);
-	/* MPTCP is TCP on the wire (its subflows): tcp rules are its rules */
-	if (req.protocol == IPPROTO_MPTCP)
-		req.protocol = IPPROTO_TCP;
-	req.type = BPF_CORE_READ(sock, type);
+	sock_kind(&req, sock);
 	return check(&req);
+}
+
+/*
+ * An AF_INET6 socket with IPV6_V6ONLY off bound to [::]:P takes IPv4
+ * connections on P too: judged as a bind of [::]:P, then of 0.0.0.0:P.
+ * (::ffff:0.0.0.0 is v4-mapped, read_sockaddr() makes it 0.0.0.0.)
+ */
+static __always_inline int dual_stack_any(struct socket *sock, struct sockaddr *address,
+					  __u16 *port)
+{
+	struct sockaddr_in6 sin6;
+	struct sock *sk = BPF_CORE_READ(sock, sk);
+
+	if (!sk || BPF_CORE_READ(sk, __sk_common.skc_family) != AF_INET6 ||
+	    BPF_CORE_READ_BITFIELD_PROBED(sk, __sk_common.skc_ipv6only))
+		return 0;
+	if (bpf_probe_read_kernel(&sin6, sizeof(sin6), address) || sin6.sin6_family != AF_INET6)
+		return 0;
+	*port = bpf_ntohs(sin6.sin6_port);
+	return !(sin6.sin6_addr.in6_u.u6_addr32[0] | sin6.sin6_addr.in6_u.u6_addr32[1] |
+		 sin6.sin6_addr.in6_u.u6_addr32[2] | sin6.sin6_addr.in6_u.u6_addr32[3]);
 }
 
 LAB_PROG(socket_bind, struct socket *sock, struct sockaddr *address, int addrlen)
 {
-	return LAB_RET(check_address(LAB_HOOK_SOCKET_BIND, LAB_BIND, sock, address));
+	struct lab_req req = { .hook = LAB_HOOK_SOCKET_BIND, .class = LAB_BIND,
+			       .family = AF_INET };
+	int ret = check_address(LAB_HOOK_SOCKET_BIND, LAB_BIND, sock, address);
+
+	if (ret || !address || !dual_stack_any(sock, address, &req.port))
+		return LAB_RET(ret);
+	sock_kind(&req, sock);
+	return LAB_RET(check(&req));
 }
 
 LAB_PROG(socket_connect, struct socket *sock, struct sockaddr *address, int addrlen)

@@ -178,6 +178,45 @@ static int p_bind(const void *sa)
 	return err;
 }
 
+/*
+ * An AF_INET6 TCP socket, IPV6_V6ONLY as @b->v6only, bound to
+ * [@b->addr]:PORT_BIND; 0 when it got the port and, dual-stack, took an
+ * IPv4 connection to 127.0.0.1:PORT_BIND.
+ */
+struct bind6 {
+	const char *addr;
+	int v6only;
+};
+
+static int p_bind6(const void *arg)
+{
+	const struct bind6 *b = arg;
+	struct sockaddr_storage ss;
+	int one = 1, fd, c, a, err = 0;
+	socklen_t len;
+
+	fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return errno;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &b->v6only, sizeof(b->v6only)))
+		return BROKEN;
+	fill_addr(&ss, &len, AF_INET6, b->addr, PORT_BIND);
+	if (bind(fd, (struct sockaddr *)&ss, len))
+		return errno;
+	if (b->v6only)
+		return 0;
+	/* dual-stack: it serves IPv4 on the port */
+	fill_addr(&ss, &len, AF_INET, "127.0.0.1", PORT_BIND);
+	c = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (listen(fd, 1) || c < 0 || connect(c, (struct sockaddr *)&ss, len))
+		err = BROKEN;
+	a = err ? -1 : accept(fd, NULL, NULL);
+	if (a < 0)
+		err = BROKEN;
+	return err;
+}
+
 /* A socket connected outside (@req), passed in: send on it. */
 static int p_passed_connected(const void *req)
 {
@@ -275,6 +314,8 @@ void test_network(void)
 		udp4_unspec_sendmsg = { AF_INET, SOCK_DGRAM, "127.0.0.1", N_SENDMSG, SA_UNSPEC },
 		udp6_sin_sendto = { AF_INET6, SOCK_DGRAM, "127.0.0.1", N_SENDTO, SA_INET };
 	static const int sa_inet = AF_INET, sa_unspec = AF_UNSPEC;
+	static const struct bind6 any6_dual = { "::", 0 }, any6_only = { "::", 1 },
+		mapped_any = { "::ffff:0.0.0.0", 0 };
 	static const char udp_conn = REQ_UDP_CONNECTED, tcp_conn = REQ_TCP_CONNECTED;
 	static const char tcp_fresh = REQ_TCP_FRESH, udp_fresh = REQ_UDP_FRESH;
 	bool global = !strcmp(lab_backend, "global");
@@ -372,4 +413,12 @@ void test_network(void)
 	attempt(cg.v4, HOLD, true, "bind 0.0.0.0:2525", "socket_bind", p_bind, &sa_inet);
 	attempt(cg.v4, HOLD, true, "bind 0.0.0.0:2525 with sin_family AF_UNSPEC (inet_bind() "
 		"takes it as AF_INET for INADDR_ANY)", "socket_bind", p_bind, &sa_unspec);
+	rc = probe_pid(cg.v4, p_bind6, &any6_only, NULL);
+	tap_result(rc == 0, "control: IPV6_V6ONLY on, bind [::]:%d works in %s: the bind rule "
+		   "is inet only (got %s)", PORT_BIND, cg.v4, errname(rc));
+	attempt(cg.v4, HOLD, true, "IPV6_V6ONLY off: bind [::]:2525, which takes IPv4 "
+		"connections to 127.0.0.1:2525", "socket_bind judges it as 0.0.0.0:2525 too",
+		p_bind6, &any6_dual);
+	attempt(cg.v4, HOLD, true, "bind [::ffff:0.0.0.0]:2525 on an AF_INET6 socket",
+		"socket_bind: an IPv4-mapped address is IPv4", p_bind6, &mapped_any);
 }
