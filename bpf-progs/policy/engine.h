@@ -105,7 +105,9 @@ enum lab_hook {
 	X(capable)			\
 	X(locked_down)			\
 	X(task_prlimit)			\
-	X(path_notify)
+	X(path_notify)			\
+	X(socket_setsockopt)		\
+	X(netlink_send)
 
 #define LAB_GUARD_ENUM(hook)	LAB_GUARD_##hook,
 enum lab_guard_hook {

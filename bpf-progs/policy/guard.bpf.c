@@ -361,6 +361,82 @@ GUARD_PROG(file_fcntl, struct file *file, unsigned int cmd, unsigned long arg)
 }
 
 /*
+ * The machine's network namespace (init_net) is never the subtree's: a
+ * guarded task may read its configuration, not change it. A DNAT rule
+ * on OUTPUT, a route or an address moved onto a denied peer, would send
+ * a connect the rules allowed on to where they deny: connect and bind
+ * rules judge the address a task names, and what the namespace does
+ * with it afterwards is the namespace's configuration. A namespace the
+ * subtree makes for itself (unshare(CLONE_NEWNET)) stays its own.
+ */
+/*
+ * init_net is told by its cookie, 1: the first of net_cookie's, taken by
+ * setup_net(&init_net) in start_kernel() (net_ns_init()). Its symbol is
+ * data, which kallsyms lists only with KALLSYMS_ALL, and BTF has no
+ * variable for it.
+ */
+#define INIT_NET_COOKIE	1
+
+static __always_inline int in_init_net(struct sock *sk)
+{
+	return sk && BPF_CORE_READ(sk, __sk_common.skc_net.net, net_cookie) == INIT_NET_COOKIE;
+}
+
+/*
+ * Socket ioctls that configure (addresses, routes, flags, MTU, ARP,
+ * tunnels, bridges, ethtool, the device-private range): refused on
+ * a socket of init_net; the queries below are not.
+ */
+static __always_inline int sockios_query(unsigned int cmd)
+{
+	switch (cmd) {
+	case 0x8904:	/* SIOCGPGRP */
+	case 0x8905:	/* SIOCATMARK */
+	case 0x8906:	/* SIOCGSTAMP_OLD */
+	case 0x8907:	/* SIOCGSTAMPNS_OLD */
+	case 0x8910:	/* SIOCGIFNAME */
+	case 0x8912:	/* SIOCGIFCONF */
+	case 0x8913:	/* SIOCGIFFLAGS */
+	case 0x8915:	/* SIOCGIFADDR */
+	case 0x8917:	/* SIOCGIFDSTADDR */
+	case 0x8919:	/* SIOCGIFBRDADDR */
+	case 0x891b:	/* SIOCGIFNETMASK */
+	case 0x891d:	/* SIOCGIFMETRIC */
+	case 0x8921:	/* SIOCGIFMTU */
+	case 0x8927:	/* SIOCGIFHWADDR */
+	case 0x8933:	/* SIOCGIFINDEX */
+	case 0x8935:	/* SIOCGIFPFLAGS */
+	case 0x8938:	/* SIOCGIFCOUNT */
+	case 0x8942:	/* SIOCGIFTXQLEN */
+	case 0x894b:	/* SIOCOUTQNSD */
+	case 0x894c:	/* SIOCGSKNS */
+	case 0x8954:	/* SIOCGARP */
+	case 0x8961:	/* SIOCGRARP */
+	case 0x8970:	/* SIOCGIFMAP */
+	case 0x89b1:	/* SIOCGHWTSTAMP */
+		return 1;
+	}
+	return 0;
+}
+
+static __always_inline int is_socket(struct file *file)
+{
+	return (file->f_inode->i_mode & S_IFMT) == S_IFSOCK;
+}
+
+static __always_inline int guard_sockios(__u16 hook, struct file *file, unsigned int cmd)
+{
+	struct socket *sock;
+
+	if ((cmd & ~0xffu) != 0x8900 || sockios_query(cmd) || !is_socket(file))
+		return 0;
+	sock = file->private_data;
+	if (!in_init_net(BPF_CORE_READ(sock, sk)))
+		return 0;
+	return guard_deny(hook, cmd, NULL);
+}
+
+/*
  * ioctl: the owner (as fcntl), O_ASYNC, and a terminal's input queue:
  * TIOCSTI types into it, TIOCLINUX pastes the console's selection.
  */
@@ -386,7 +462,7 @@ static __always_inline int guard_ioctl(__u16 hook, struct file *file, unsigned i
 		if (is_chardev(file))
 			return guard_deny(hook, cmd, NULL);
 	}
-	return 0;
+	return guard_sockios(hook, file, cmd);
 }
 
 GUARD_PROG(file_ioctl, struct file *file, unsigned int cmd, unsigned long arg)
@@ -541,4 +617,105 @@ GUARD_PROG(path_notify, const struct path *path, u64 mask, unsigned int obj_type
 	if (!(mask & FS_PERM_EVENTS))
 		return 0;
 	return guard_deny(LAB_GUARD_path_notify, (__u32)mask, path->dentry);
+}
+
+/*
+ * init_net's netfilter through the legacy sockopts: iptables,
+ * ip6tables (IPT_SO_SET_REPLACE, _ADD_COUNTERS: 64, 65), arptables
+ * (96, 97), ebtables (128, 129), IPVS (IP_VS_SO_SET_*: 1152-1167).
+ * Their GETs are getsockopt()s, which pass.
+ */
+GUARD_PROG(socket_setsockopt, struct socket *sock, int level, int optname)
+{
+	if (level != SOL_IP && level != SOL_IPV6)
+		return 0;
+	if (optname != 64 && optname != 65 &&
+	    (level != SOL_IP || (optname != 96 && optname != 97 && optname != 128 &&
+				 optname != 129 && (optname < 1152 || optname > 1167))))
+		return 0;
+	if (!in_init_net(sock->sk))
+		return 0;
+	return guard_deny(LAB_GUARD_socket_setsockopt, (__u32)optname, NULL);
+}
+
+/*
+ * init_net's configuration over netlink: every message of a send is
+ * read (the kernel parses the same skb), and one that is not a read
+ * refuses the send. Route (links, addresses, routes, rules, neighbours,
+ * tc: type % 4 == 2 is a GET), netfilter (nftables' and conntrack's
+ * GETs, batch begin and end), xfrm (its GETs), sock_diag (all but
+ * SOCK_DESTROY), generic netlink (the controller only: its families,
+ * IPVS, ethtool, wireguard, MPTCP's path manager, have no common
+ * read/write mark). Families that configure no network namespace pass:
+ * usersock, SELinux, audit, fib_lookup, connector, uevents; any other
+ * family is refused.
+ */
+#define NL_MAX_MSGS	64
+
+static __always_inline int nl_write(__u16 proto, __u16 type)
+{
+	__u8 msg = type & 0xff;
+
+	if (type < NLMSG_MIN_TYPE)
+		return 0;	/* NOOP, ERROR, DONE, OVERRUN */
+	switch (proto) {
+	case NETLINK_ROUTE:
+		return (type & 3) != 2;
+	case NETLINK_SOCK_DIAG:
+		return type == SOCK_DESTROY;
+	case NETLINK_XFRM:
+		return type != 0x12 && type != 0x15 && type != 0x1f && type != 0x23 &&
+		       type != 0x25 && type != 0x28;
+	case NETLINK_NETFILTER:
+		if (type == NFNL_MSG_BATCH_BEGIN || type == NFNL_MSG_BATCH_END)
+			return 0;
+		switch (type >> 8) {
+		case NFNL_SUBSYS_NFTABLES:
+			/* NFT_MSG_GET{TABLE,CHAIN,RULE,SET,SETELEM,GEN,OBJ,FLOWTABLE} */
+			return msg != 1 && msg != 4 && msg != 7 && msg != 10 && msg != 13 &&
+			       msg != 16 && msg != 19 && msg != 23;
+		case NFNL_SUBSYS_CTNETLINK:
+			/* IPCTNL_MSG_CT_GET, _GET_STATS_CPU, _GET_STATS, _GET_DYING, _GET_UNCONFIRMED */
+			return msg != 1 && (msg < 4 || msg > 7);
+		}
+		return 1;
+	case NETLINK_GENERIC:
+		return type != GENL_ID_CTRL;
+	case NETLINK_USERSOCK:
+	case NETLINK_SELINUX:
+	case NETLINK_AUDIT:
+	case NETLINK_FIB_LOOKUP:
+	case NETLINK_CONNECTOR:
+	case NETLINK_KOBJECT_UEVENT:
+		return 0;
+	}
+	return 1;
+}
+
+GUARD_PROG(netlink_send, struct sock *sk, struct sk_buff *skb)
+{
+	unsigned char *data;
+	struct nlmsghdr nlh;
+	__u32 len, off = 0;
+	__u16 proto;
+	int i;
+
+	if (!in_init_net(sk))
+		return 0;
+	proto = sk->sk_protocol;
+	data = skb->data;
+	len = skb->len;
+	for (i = 0; i < NL_MAX_MSGS; i++) {
+		if (off + sizeof(nlh) > len)
+			return 0;
+		if (bpf_probe_read_kernel(&nlh, sizeof(nlh), data + off))
+			break;
+		if (nlh.nlmsg_len < sizeof(nlh))
+			return 0;	/* the kernel stops here too */
+		if (nl_write(proto, nlh.nlmsg_type))
+			return guard_deny(LAB_GUARD_netlink_send, nlh.nlmsg_type, NULL);
+		off += (nlh.nlmsg_len + 3) & ~3u;
+	}
+	/* more messages than read, or one that could not be read */
+	return guard_deny(LAB_GUARD_netlink_send, 0, NULL);
 }

@@ -14,6 +14,26 @@
 #define AF_UNSPEC		0
 #define AF_INET			2
 #define AF_INET6		10
+#define SOL_IP			0
+#define SOL_IPV6		41
+#define NETLINK_ROUTE		0
+#define NETLINK_USERSOCK	2
+#define NETLINK_SOCK_DIAG	4
+#define NETLINK_XFRM		6
+#define NETLINK_SELINUX		7
+#define NETLINK_AUDIT		9
+#define NETLINK_FIB_LOOKUP	10
+#define NETLINK_CONNECTOR	11
+#define NETLINK_NETFILTER	12
+#define NETLINK_KOBJECT_UEVENT	15
+#define NETLINK_GENERIC		16
+#define NLMSG_MIN_TYPE		0x10
+#define NFNL_MSG_BATCH_BEGIN	NLMSG_MIN_TYPE
+#define NFNL_MSG_BATCH_END	(NLMSG_MIN_TYPE + 1)
+#define NFNL_SUBSYS_CTNETLINK	1
+#define NFNL_SUBSYS_NFTABLES	10
+#define GENL_ID_CTRL		NLMSG_MIN_TYPE
+#define SOCK_DESTROY		21
 
 /* linux/fs.h, uapi/asm-generic/fcntl.h */
 #define FMODE_READ		0x1
@@ -35,6 +55,7 @@
 #define S_IFDIR			0040000
 #define S_IFBLK			0060000
 #define S_IFCHR			0020000
+#define S_IFSOCK		0140000
 
 /* uapi/linux/major.h: /dev/mem 1:1, /dev/kmem 1:2, /dev/port 1:4 */
 #define MEM_MAJOR		1

@@ -33,6 +33,13 @@
  *   sp-probe mount-setattr DIR mount_setattr(DIR): clear MOUNT_ATTR_NOSUID
  *   sp-probe mount-setattr-hi DIR  the same, with bits above the 32 the
  *                              kernel reads set in the system call number
+ *   sp-probe rtnl-addr add|del RTM_NEWADDR / RTM_DELADDR of 10.99.0.1/32 on lo
+ *   sp-probe rtnl-getlink      RTM_GETLINK dump (ip link's read)
+ *   sp-probe rtnl-batch        one send: RTM_GETLINK, then RTM_NEWADDR
+ *                              10.99.0.2/32 on lo, then RTM_DELADDR of it
+ *   sp-probe mtu get|set       SIOCGIFMTU of lo; set: SIOCSIFMTU to that MTU
+ *   sp-probe ipt-replace       setsockopt(IPT_SO_SET_REPLACE) with an empty
+ *                              "filter" replacement on a raw socket
  *
  * SIGIO is ignored here, so that an owner set to this process survives.
  */
@@ -42,6 +49,11 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <linux/mount.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <netinet/in.h>
 #include <linux/perf_event.h>
 #include <linux/sockios.h>
 #include <stdio.h>
@@ -257,6 +269,128 @@ static int mount_setattr_nosuid(const char *dir, long high)
 	       errno : 0;
 }
 
+/* One netlink send of @len bytes at @buf on NETLINK_ROUTE; the first error answered. */
+static int rtnl_send(const void *buf, size_t len)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	char ans[8192];
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE), err = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return errno;
+	if (sendto(fd, buf, len, 0, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		err = errno;
+		close(fd);
+		return err;
+	}
+	/* the answers: an error message with a nonzero error, or the dump's data */
+	while ((n = recv(fd, ans, sizeof(ans), MSG_DONTWAIT)) > 0) {
+		struct nlmsghdr *h = (struct nlmsghdr *)ans;
+
+		for (; NLMSG_OK(h, (size_t)n); h = NLMSG_NEXT(h, n))
+			if (h->nlmsg_type == NLMSG_ERROR &&
+			    ((struct nlmsgerr *)NLMSG_DATA(h))->error && !err)
+				err = -((struct nlmsgerr *)NLMSG_DATA(h))->error;
+	}
+	close(fd);
+	return err;
+}
+
+struct addr_req {
+	struct nlmsghdr h;
+	struct ifaddrmsg a;
+	struct rtattr rta;
+	struct in_addr in;
+};
+
+static void addr_msg(struct addr_req *r, int type, const char *addr)
+{
+	memset(r, 0, sizeof(*r));
+	r->h.nlmsg_len = sizeof(*r);
+	r->h.nlmsg_type = type;
+	r->h.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | (type == RTM_NEWADDR ? NLM_F_CREATE : 0);
+	r->a.ifa_family = AF_INET;
+	r->a.ifa_prefixlen = 32;
+	r->a.ifa_index = if_nametoindex("lo");
+	r->rta.rta_len = RTA_LENGTH(sizeof(r->in));
+	r->rta.rta_type = IFA_LOCAL;
+	inet_pton(AF_INET, addr, &r->in);
+}
+
+static int rtnl_addr(const char *op)
+{
+	struct addr_req r;
+
+	addr_msg(&r, strcmp(op, "add") ? RTM_DELADDR : RTM_NEWADDR, "10.99.0.1");
+	return rtnl_send(&r, sizeof(r));
+}
+
+struct link_req {
+	struct nlmsghdr h;
+	struct ifinfomsg i;
+};
+
+static void link_msg(struct link_req *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->h.nlmsg_len = sizeof(*r);
+	r->h.nlmsg_type = RTM_GETLINK;
+	r->h.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	r->i.ifi_family = AF_UNSPEC;
+}
+
+static int rtnl_getlink(void)
+{
+	struct link_req r;
+
+	link_msg(&r);
+	return rtnl_send(&r, sizeof(r));
+}
+
+/* A write behind a read in one send: the guard reads every message. */
+static int rtnl_batch(void)
+{
+	struct {
+		struct link_req l;
+		struct addr_req add, del;
+	} b;
+
+	link_msg(&b.l);
+	b.l.h.nlmsg_flags = NLM_F_REQUEST;	/* one link's answer, no dump */
+	b.l.i.ifi_index = if_nametoindex("lo");
+	addr_msg(&b.add, RTM_NEWADDR, "10.99.0.2");
+	addr_msg(&b.del, RTM_DELADDR, "10.99.0.2");
+	return rtnl_send(&b, sizeof(b));
+}
+
+static int mtu(const char *op)
+{
+	struct ifreq ifr = { 0 };
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return errno;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "lo");
+	if (ioctl(fd, SIOCGIFMTU, &ifr))
+		return errno;
+	if (!strcmp(op, "set") && ioctl(fd, SIOCSIFMTU, &ifr))
+		return errno;
+	return 0;
+}
+
+/* IPT_SO_SET_REPLACE (64) with a struct ipt_replace-sized buffer of zeroes. */
+static int ipt_replace(void)
+{
+	char buf[512] = { 0 };
+	int fd = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
+
+	if (fd < 0)
+		return errno;
+	snprintf(buf, 32, "filter");
+	return setsockopt(fd, SOL_IP, 64, buf, sizeof(buf)) ? errno : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "";
@@ -306,11 +440,22 @@ int main(int argc, char **argv)
 		err = mount_setattr_nosuid(arg, 0);
 	else if (argc == 3 && !strcmp(what, "mount-setattr-hi"))
 		err = mount_setattr_nosuid(arg, 1L << 32);
+	else if (argc == 3 && !strcmp(what, "rtnl-addr"))
+		err = rtnl_addr(arg);
+	else if (argc == 2 && !strcmp(what, "rtnl-getlink"))
+		err = rtnl_getlink();
+	else if (argc == 2 && !strcmp(what, "rtnl-batch"))
+		err = rtnl_batch();
+	else if (argc == 3 && !strcmp(what, "mtu"))
+		err = mtu(arg);
+	else if (argc == 2 && !strcmp(what, "ipt-replace"))
+		err = ipt_replace();
 	else {
 		fprintf(stderr, "usage: sp-probe objget|objget-ro|mapid-rw|flock PATH | "
 			"setown|setown-ex|fiosetown|perf|prlimit PID | tty-async | tiocsti | cad-on | "
 			"socket FAMILY | fsopen | open-tree|mount-setattr DIR | flood N PATH | "
-			"pivot-root NEW OLD | tiocsctty-hi | lease PATH | mount-setattr-hi DIR\n");
+			"pivot-root NEW OLD | tiocsctty-hi | lease PATH | mount-setattr-hi DIR | "
+			"rtnl-addr add|del | rtnl-getlink | rtnl-batch | mtu get|set | ipt-replace\n");
 		return 2;
 	}
 	printf("sp-probe: %s %s: %s\n", what, arg, err ? strerror(err) : "ok");

@@ -260,6 +260,20 @@ else
 	skip "open a block device by a node of its own" "no block device in this boot"
 fi
 
+# the machine's network namespace: read, not changed (POLICY.md: self-protection)
+check "RTM_GETLINK dump (ip link's read) still works inside" in_cg $cg "$P rtnl-getlink"
+check "SIOCGIFMTU of lo still works inside" in_cg $cg "$P mtu get"
+held "RTM_NEWADDR 10.99.0.1/32 on lo (then RTM_DELADDR)" "$P rtnl-addr add && $P rtnl-addr del"
+held "RTM_GETLINK, RTM_NEWADDR and RTM_DELADDR in one netlink send" "$P rtnl-batch"
+held "SIOCSIFMTU of lo (to the MTU it has)" "$P mtu set"
+in_cg $ctl "$P ipt-replace" >$lab_out 2>&1
+says_eperm $lab_out && not_ok "control: IPT_SO_SET_REPLACE gets past the LSM in $ctl" "$(cat $lab_out)" ||
+	ok "control: IPT_SO_SET_REPLACE gets past the LSM in $ctl (the kernel answers: $(cat $lab_out))"
+expect_eperm "IPT_SO_SET_REPLACE (iptables' table replacement)" "$P ipt-replace"
+check "in a network namespace of its own (unshare -n), RTM_NEWADDR works inside" \
+	in_cg $cg "unshare -n $P rtnl-addr add"
+check "and SIOCSIFMTU there" in_cg $cg "unshare -n $P mtu set"
+
 # the machine: what lockdown guards, reboot's capability, cgroups outside
 held "reboot(2)'s CAP_SYS_BOOT (LINUX_REBOOT_CMD_CAD_ON)" "$P cad-on"
 mkdir -p /tmp/sp/tr
