@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <netinet/udp.h>
 #include <poll.h>
 
@@ -18,7 +19,16 @@ enum net_how {
 	N_CONNECTED_SENDTO,	/* connect() to PORT_OTHER, then sendto() the address */
 	N_FASTOPEN,		/* TCP: sendto(MSG_FASTOPEN), which connects */
 	N_URING_CONNECT,	/* io_uring IORING_OP_CONNECT */
+	N_TFO_CONNECT,		/* TCP: TCP_FASTOPEN_CONNECT, then connect() */
+	N_LISTEN_CONNECT,	/* TCP: listen on the address itself, then connect() */
 };
+
+#ifndef IPPROTO_MPTCP
+#define IPPROTO_MPTCP	262
+#endif
+#ifndef TCP_FASTOPEN_CONNECT
+#define TCP_FASTOPEN_CONNECT	30
+#endif
 
 /* The address's family, when not the socket's. */
 #define SA_INET		AF_INET		/* a sockaddr_in on an AF_INET6 socket */
@@ -31,6 +41,7 @@ struct net {
 	const char *addr;
 	enum net_how how;
 	int sa;		/* 0: the socket's family; SA_INET; SA_UNSPEC */
+	int protocol;	/* socket()'s: 0 or IPPROTO_MPTCP */
 };
 
 /* Did a datagram carrying @tag reach listener @fd? Drains what is queued. */
@@ -73,7 +84,7 @@ static int p_net(const void *arg)
 	fill_addr(&ss, &len, n->sa ? AF_INET : n->family, n->addr, PORT);
 	if (n->sa == SA_UNSPEC)
 		ss.ss_family = AF_UNSPEC;	/* udp_sendmsg() takes it for AF_INET */
-	fd = socket(n->family, n->type | SOCK_CLOEXEC, 0);
+	fd = socket(n->family, n->type | SOCK_CLOEXEC, n->protocol);
 	if (fd < 0)
 		return errno;
 	iov.iov_base = tag;
@@ -106,6 +117,16 @@ static int p_net(const void *arg)
 	case N_FASTOPEN:
 		sent = sendto(fd, tag, strlen(tag), MSG_FASTOPEN, (struct sockaddr *)&ss, len);
 		return sent < 0 ? errno : 0;	/* it connected and sent */
+	case N_TFO_CONNECT:
+		res = 1;
+		if (setsockopt(fd, IPPROTO_TCP, TCP_FASTOPEN_CONNECT, &res, sizeof(res)))
+			return BROKEN;
+		return connect(fd, (struct sockaddr *)&ss, len) ? errno : 0;
+	case N_LISTEN_CONNECT:
+		res = socket(n->family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (res < 0 || bind(res, (struct sockaddr *)&ss, len) || listen(res, 1))
+			return BROKEN;
+		return connect(fd, (struct sockaddr *)&ss, len) ? errno : 0;
 	case N_URING_CONNECT:
 		err = uring_init(&r);
 		if (err)
@@ -292,27 +313,31 @@ static int p_socket_made_inside(const void *arg)
 void test_network(void)
 {
 	static const struct net
-		tcp4 = { AF_INET, SOCK_STREAM, "127.0.0.1", N_CONNECT, 0 },
-		tcp6 = { AF_INET6, SOCK_STREAM, "::1", N_CONNECT, 0 },
-		tcp_mapped = { AF_INET6, SOCK_STREAM, "::ffff:127.0.0.1", N_CONNECT, 0 },
-		udp4_connect = { AF_INET, SOCK_DGRAM, "127.0.0.1", N_CONNECT, 0 },
-		udp6_connect = { AF_INET6, SOCK_DGRAM, "::1", N_CONNECT, 0 },
-		udp4_sendto = { AF_INET, SOCK_DGRAM, "127.0.0.1", N_SENDTO, 0 },
-		udp6_sendto = { AF_INET6, SOCK_DGRAM, "::1", N_SENDTO, 0 },
-		udp_mapped_sendto = { AF_INET6, SOCK_DGRAM, "::ffff:127.0.0.1", N_SENDTO, 0 },
-		udp4_sendmsg = { AF_INET, SOCK_DGRAM, "127.0.0.1", N_SENDMSG, 0 },
-		udp6_sendmsg = { AF_INET6, SOCK_DGRAM, "::1", N_SENDMSG, 0 },
-		udp4_sendmmsg = { AF_INET, SOCK_DGRAM, "127.0.0.1", N_SENDMMSG, 0 },
-		udp4_redirect = { AF_INET, SOCK_DGRAM, "127.0.0.1", N_CONNECTED_SENDTO, 0 },
-		tfo4 = { AF_INET, SOCK_STREAM, "127.0.0.1", N_FASTOPEN, 0 },
-		tfo6 = { AF_INET6, SOCK_STREAM, "::1", N_FASTOPEN, 0 },
-		uring4 = { AF_INET, SOCK_STREAM, "127.0.0.1", N_URING_CONNECT, 0 },
-		uring6 = { AF_INET6, SOCK_STREAM, "::1", N_URING_CONNECT, 0 },
-		tcp4_any = { AF_INET, SOCK_STREAM, "0.0.0.0", N_CONNECT, 0 },
-		tcp6_any = { AF_INET6, SOCK_STREAM, "::", N_CONNECT, 0 },
-		udp4_unspec_sendto = { AF_INET, SOCK_DGRAM, "127.0.0.1", N_SENDTO, SA_UNSPEC },
-		udp4_unspec_sendmsg = { AF_INET, SOCK_DGRAM, "127.0.0.1", N_SENDMSG, SA_UNSPEC },
-		udp6_sin_sendto = { AF_INET6, SOCK_DGRAM, "127.0.0.1", N_SENDTO, SA_INET };
+		tcp4 = { AF_INET, SOCK_STREAM, "127.0.0.1", N_CONNECT, 0, 0 },
+		tcp6 = { AF_INET6, SOCK_STREAM, "::1", N_CONNECT, 0, 0 },
+		tcp_mapped = { AF_INET6, SOCK_STREAM, "::ffff:127.0.0.1", N_CONNECT, 0, 0 },
+		udp4_connect = { AF_INET, SOCK_DGRAM, "127.0.0.1", N_CONNECT, 0, 0 },
+		udp6_connect = { AF_INET6, SOCK_DGRAM, "::1", N_CONNECT, 0, 0 },
+		udp4_sendto = { AF_INET, SOCK_DGRAM, "127.0.0.1", N_SENDTO, 0, 0 },
+		udp6_sendto = { AF_INET6, SOCK_DGRAM, "::1", N_SENDTO, 0, 0 },
+		udp_mapped_sendto = { AF_INET6, SOCK_DGRAM, "::ffff:127.0.0.1", N_SENDTO, 0, 0 },
+		udp4_sendmsg = { AF_INET, SOCK_DGRAM, "127.0.0.1", N_SENDMSG, 0, 0 },
+		udp6_sendmsg = { AF_INET6, SOCK_DGRAM, "::1", N_SENDMSG, 0, 0 },
+		udp4_sendmmsg = { AF_INET, SOCK_DGRAM, "127.0.0.1", N_SENDMMSG, 0, 0 },
+		udp4_redirect = { AF_INET, SOCK_DGRAM, "127.0.0.1", N_CONNECTED_SENDTO, 0, 0 },
+		tfo4 = { AF_INET, SOCK_STREAM, "127.0.0.1", N_FASTOPEN, 0, 0 },
+		tfo6 = { AF_INET6, SOCK_STREAM, "::1", N_FASTOPEN, 0, 0 },
+		uring4 = { AF_INET, SOCK_STREAM, "127.0.0.1", N_URING_CONNECT, 0, 0 },
+		uring6 = { AF_INET6, SOCK_STREAM, "::1", N_URING_CONNECT, 0, 0 },
+		tcp4_any = { AF_INET, SOCK_STREAM, "0.0.0.0", N_CONNECT, 0, 0 },
+		tcp6_any = { AF_INET6, SOCK_STREAM, "::", N_CONNECT, 0, 0 },
+		udp4_unspec_sendto = { AF_INET, SOCK_DGRAM, "127.0.0.1", N_SENDTO, SA_UNSPEC, 0 },
+		udp4_unspec_sendmsg = { AF_INET, SOCK_DGRAM, "127.0.0.1", N_SENDMSG, SA_UNSPEC, 0 },
+		udp6_sin_sendto = { AF_INET6, SOCK_DGRAM, "127.0.0.1", N_SENDTO, SA_INET, 0 },
+		tfo_connect4 = { AF_INET, SOCK_STREAM, "127.0.0.1", N_TFO_CONNECT, 0, 0 },
+		mptcp4 = { AF_INET, SOCK_STREAM, "127.0.0.1", N_CONNECT, 0, IPPROTO_MPTCP },
+		mptcp6 = { AF_INET6, SOCK_STREAM, "::1", N_CONNECT, 0, IPPROTO_MPTCP },
+		lo2 = { AF_INET, SOCK_STREAM, "127.0.0.2", N_LISTEN_CONNECT, 0, 0 };
 	static const int sa_inet = AF_INET, sa_unspec = AF_UNSPEC;
 	static const struct bind6 any6_dual = { "::", 0 }, any6_only = { "::", 1 },
 		mapped_any = { "::ffff:0.0.0.0", 0 };
@@ -361,6 +386,18 @@ void test_network(void)
 		"socket_sendmsg sees the address", p_net, &tfo4);
 	attempt(m, HOLD, true, "TCP Fast Open: sendto(MSG_FASTOPEN) [::1]:25, no connect()",
 		"socket_sendmsg sees the address", p_net, &tfo6);
+	attempt(m, HOLD, true, "TCP Fast Open: TCP_FASTOPEN_CONNECT, then connect() 127.0.0.1:25",
+		"socket_connect", p_net, &tfo_connect4);
+	rc = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_MPTCP);
+	if (rc >= 0) {
+		close(rc);
+		attempt(m, HOLD, true, "MPTCP (IPPROTO_MPTCP) connect 127.0.0.1:25",
+			"socket_connect: tcp rules are MPTCP's", p_net, &mptcp4);
+		attempt(m, HOLD, true, "MPTCP (IPPROTO_MPTCP) connect [::1]:25",
+			"socket_connect: tcp rules are MPTCP's", p_net, &mptcp6);
+	} else {
+		skip("MPTCP connect 127.0.0.1:25 and [::1]:25", "no MPTCP in this kernel");
+	}
 	attempt(m, HOLD, true, "io_uring IORING_OP_CONNECT 127.0.0.1:25", "socket_connect",
 		p_net, &uring4);
 	attempt(m, HOLD, true, "io_uring IORING_OP_CONNECT [::1]:25", "socket_connect",
@@ -406,6 +443,9 @@ void test_network(void)
 	attempt(cg.v4, HOLD, false,
 		"inet rule only: UDP sendto() [::ffff:127.0.0.1]:25 on an AF_INET6 socket",
 		"an IPv4-mapped address is IPv4 traffic", p_net, &udp_mapped_sendto);
+	attempt(cg.v4, HOLD, true, "cidr 127.0.0.0/8: TCP connect 127.0.0.2:25 (a listener "
+		"of the probe's own there)", "socket_connect: the prefix covers all of loopback",
+		p_net, &lo2);
 	attempt(cg.v4, DOC, true, "cidr 127.0.0.0/8: TCP connect 0.0.0.0:25, which Linux "
 		"connects to 127.0.0.1", "rules match the address as given, and 0.0.0.0 (or [::]) "
 		"means this host; a cidr rule meant for loopback must list 0.0.0.0/32 too",
