@@ -890,7 +890,7 @@ static int compile(struct said *said, const struct policy *p, struct compiled *c
 	/*
 	 * A file whose read is denied may be run all the same: the hooks
 	 * that keep its bytes in the tasks that run it (POLICY.md,
-	 * #exec-only-files): a tracer and AT_SECURE at exec, access to a
+	 * exec-only files): a tracer and AT_SECURE at exec, access to a
 	 * task running it.
 	 */
 	if (((denied | (p->default_deny ? allowed : 0)) >> LAB_READ) & 1)

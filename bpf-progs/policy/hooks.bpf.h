@@ -63,13 +63,6 @@ static __always_inline int check_made(__u16 hook, struct dentry *dentry)
 }
 
 /*
- * Exec allowed, read denied (loader/POLICY.md, #exec-only-files): a
- * task whose program (its mm's exe_file) the current task may not read
- * is sealed against it: its memory holds the program's bytes. One
- * callback makes the read check, so that the verifier goes through
- * check() once more, not once a caller.
- */
-/*
  * file_open: the classes an open asks for, checked one after the other
  * by one callback, so that the verifier goes through check() once.
  * (sealed_step() below takes one too.)
@@ -81,6 +74,16 @@ struct open_ctx {
 	int deny;
 };
 
+/*
+ * Exec allowed, read denied (loader/POLICY.md, "What the rules mean":
+ * exec-only files): a task whose program (its mm's exe_file) the
+ * current task may not read is sealed against it: its memory holds the
+ * program's bytes. One callback makes the hooks' checks besides
+ * file_open's (the read checks, bprm_check_security's exec check,
+ * ptrace_access_check's ptrace check) on an open_ctx, so that the
+ * verifier goes through check() once more, and the stack holds one
+ * request.
+ */
 static long sealed_step(__u32 i, void *data)
 {
 	struct open_ctx *s = data;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Exec allowed, read denied (issue 24, item 3; loader/POLICY.md,
-# #exec-only-files): with `files: F, read, deny` and exec allowed, a
+# exec-only files): with `files: F, read, deny` and exec allowed, a
 # confined root runs F but gets none of F's bytes. F and G are copies of
 # one static program (exec-only-prog, with a marker string in it); G's
 # read is allowed: each way tried on a task running F is tried on one
