@@ -776,7 +776,7 @@ static unsigned int rule_classes(const struct policy_rule *r)
 static int compile(struct said *said, const struct policy *p, struct compiled *c)
 {
 	size_t i, k;
-	unsigned int cls, cap, allowed = 0;
+	unsigned int cls, cap, allowed = 0, denied = 0;
 
 	memset(c, 0, sizeof(*c));
 	c->files = calloc(p->n_rules ? p->n_rules : 1, sizeof(*c->files));
@@ -806,6 +806,8 @@ static int compile(struct said *said, const struct policy *p, struct compiled *c
 		c->classes |= classes;
 		if (!r->deny)
 			allowed |= classes;
+		else
+			denied |= classes;
 		switch (r->kind) {
 		case RULE_FILES:
 		case RULE_EXEC:
@@ -885,6 +887,14 @@ static int compile(struct said *said, const struct policy *p, struct compiled *c
 	for (cls = 0; cls < LAB_NR_CLASSES; cls++)
 		if (c->classes & (1u << cls))
 			c->hooks |= class_hooks[cls];
+	/*
+	 * A file whose read is denied may be run all the same: the hooks
+	 * that keep its bytes in the tasks that run it (POLICY.md,
+	 * exec-only files): a tracer and AT_SECURE at exec, access to a
+	 * task running it.
+	 */
+	if (((denied | (p->default_deny ? allowed : 0)) >> LAB_READ) & 1)
+		c->hooks |= BIT(LAB_HOOK_BPRM_CHECK) | BIT(LAB_HOOK_PTRACE_ACCESS);
 	c->guard_hooks &= ~c->hooks;
 	return 0;
 }

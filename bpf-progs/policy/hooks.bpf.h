@@ -65,6 +65,7 @@ static __always_inline int check_made(__u16 hook, struct dentry *dentry)
 /*
  * file_open: the classes an open asks for, checked one after the other
  * by one callback, so that the verifier goes through check() once.
+ * (sealed_step() below takes one too.)
  */
 struct open_ctx {
 	struct lab_req req;
@@ -72,6 +73,52 @@ struct open_ctx {
 	__u32 classes;		/* a bit per class still to check */
 	int deny;
 };
+
+/*
+ * Exec allowed, read denied (loader/POLICY.md, "What the rules mean":
+ * exec-only files): a task whose program (its mm's exe_file) the
+ * current task may not read is sealed against it: its memory holds the
+ * program's bytes. One callback makes the hooks' checks besides
+ * file_open's (the read checks, bprm_check_security's exec check,
+ * ptrace_access_check's ptrace check) on an open_ctx, so that the
+ * verifier goes through check() once more, and the stack holds one
+ * request.
+ */
+static long sealed_step(__u32 i, void *data)
+{
+	struct open_ctx *s = data;
+
+	s->deny = check(&s->req);
+	return 1;
+}
+
+/*
+ * Is a read of @file denied to the current task? (hook @hook's events)
+ * @s: where to build the request (file_open has one: no more stack).
+ */
+static __always_inline int read_denied(struct open_ctx *s, __u16 hook, struct file *file)
+{
+	if (!file)
+		return 0;
+	s->req.hook = hook;
+	s->req.class = LAB_READ;
+	s->req.self = 0;
+	s->req.file = file;
+	s->req.dentry = file->f_path.dentry;
+	s->deny = 0;
+	if (!s->req.dentry)
+		return 0;
+	bpf_loop(1, sealed_step, s, 0);
+	return s->deny;
+}
+
+/* Is @task running a program the current task may not read? */
+static __always_inline int sealed(struct open_ctx *s, __u16 hook, struct task_struct *task)
+{
+	struct mm_struct *mm = task->mm;
+
+	return mm ? read_denied(s, hook, mm->exe_file) : 0;
+}
 
 static long open_step(__u32 i, void *data)
 {
@@ -111,9 +158,13 @@ LAB_PROG(file_open, struct file *file)
 		/*
 		 * exec's own opens: the program (bprm_check_security checks it
 		 * too) and its ELF interpreter (which nothing else checks).
-		 * They are execs, not reads.
+		 * They are execs, not reads. Outside an execve (uselib(), on
+		 * kernels with CONFIG_USELIB) the file is mapped readable into
+		 * the caller: a read too.
 		 */
 		classes = 1 << LAB_EXEC;
+		if (!BPF_CORE_READ_BITFIELD_PROBED(bpf_get_current_task_btf(), in_execve))
+			classes |= 1 << LAB_READ;
 	} else {
 		/* O_ACCMODE 3: neither mode, ioctls only; counted as both */
 		if ((mode & FMODE_READ) || (flags & O_ACCMODE) == O_ACCMODE)
@@ -127,6 +178,20 @@ LAB_PROG(file_open, struct file *file)
 			o.dir = dentry->d_parent;
 		}
 	}
+	/*
+	 * A core dump's file, opened by the dumping task: the dump would
+	 * hold its program's image, which must not leave if the task may
+	 * not read the program (a pipe core_pattern is a limit: no open).
+	 */
+	if (bpf_get_current_task_btf()->signal->core_state) {
+		if (sealed(&o, LAB_HOOK_FILE_OPEN, bpf_get_current_task_btf()))
+			return LAB_RET(1);
+		o.req.class = 0;
+		o.req.dentry = dentry;
+		o.req.self = LAB_SELF_OPEN;
+		o.req.file = file;
+		o.deny = 0;
+	}
 	o.classes = classes ? classes : 1 << LAB_SELF;
 	/* up to the highest class asked: a read-only open is one call */
 	bpf_loop(!classes ? LAB_SELF + 1 : (classes >> LAB_CREATE) ? LAB_CREATE + 1 :
@@ -138,14 +203,30 @@ LAB_PROG(file_open, struct file *file)
 LAB_PROG(bprm_check_security, struct linux_binprm *bprm)
 {
 	/* the file too: its mount, for subtrees across mounts */
-	struct lab_req req = {
-		.hook = LAB_HOOK_BPRM_CHECK,
-		.class = LAB_EXEC,
-		.dentry = bprm->file->f_path.dentry,
-		.file = bprm->file,
+	struct open_ctx s = {
+		.req = {
+			.hook = LAB_HOOK_BPRM_CHECK,
+			.class = LAB_EXEC,
+			.dentry = bprm->file->f_path.dentry,
+			.file = bprm->file,
+		},
 	};
 
-	return LAB_RET(check(&req));
+	bpf_loop(1, sealed_step, &s, 0);
+	if (s.deny)
+		return LAB_RET(1);
+	/*
+	 * An exec-only program (exec allowed, read denied): not under a
+	 * tracer, which would read it from the new image; and AT_SECURE,
+	 * so that the dynamic loader takes no LD_PRELOAD, LD_LIBRARY_PATH
+	 * or LD_AUDIT, whose code would read the image from inside.
+	 */
+	if (read_denied(&s, LAB_HOOK_BPRM_CHECK, bprm->file)) {
+		if (bpf_get_current_task_btf()->ptrace)
+			return LAB_RET(1);
+		bpf_bprm_opts_set(bprm, BPF_F_BPRM_SECUREEXEC);
+	}
+	return LAB_RET(0);
 }
 
 LAB_PROG(inode_create, struct inode *dir, struct dentry *dentry)
@@ -365,10 +446,27 @@ static __always_inline int check_fixed(__u16 hook, __u8 class, struct task_struc
 
 LAB_PROG(ptrace_access_check, struct task_struct *child, unsigned int mode)
 {
+	/*
+	 * A task running a program the tracer may not read: no access of
+	 * any mode (PTRACE_ATTACH, /proc/PID/mem, map_files, maps and
+	 * environ, process_vm_readv, pidfd_getfd), which would give its
+	 * image's bytes or its fds.
+	 */
+	struct open_ctx s = {};
+
+	if (sealed(&s, LAB_HOOK_PTRACE_ACCESS, child))
+		return LAB_RET(1);
 	/* reading /proc/PID files is not tracing; attaching (and /proc/PID/mem) is */
 	if (!(mode & PTRACE_MODE_ATTACH))
 		return LAB_RET(0);
-	return LAB_RET(check_fixed(LAB_HOOK_PTRACE_ACCESS, LAB_PTRACE, child, 0));
+	/* (through the same callback, on the same stack) */
+	s.req.class = LAB_PTRACE;
+	s.req.dentry = NULL;
+	s.req.file = NULL;
+	s.req.target = child;
+	s.deny = 0;
+	bpf_loop(1, sealed_step, &s, 0);
+	return LAB_RET(s.deny);
 }
 
 LAB_PROG(ptrace_traceme, struct task_struct *parent)

@@ -67,7 +67,7 @@ expect "check accepts the example" 0 "policy 'confine-shell', enforce, default a
 expect "check names FILE:LINE:COL of an error" 1 "$out/bad.yaml:4:20: unknown access 'fly'" -- \
 	check "$out/bad.yaml"
 expect "check of a missing file" 1 "No such file or directory" -- check "$out/missing.yaml"
-expect "check -j" 0 '^{"file":"loader/examples/confine-shell.yaml","policy":"confine-shell","mode":"enforce","default":"allow","rules":{"files":1,"network":1,"ptrace":1},"hooks":\["file_open","socket_connect","socket_sendmsg","ptrace_access_check","ptrace_traceme"\],"warnings":\[.*\],"lsm_cgroup":{"hook_slots":[0-9]*,"slots_taken":\([0-9]*\|null\),"slots_needed":5,"slots_held":[0-9]*,"fits":\(true\|false\)}}$' -- \
+expect "check -j" 0 '^{"file":"loader/examples/confine-shell.yaml","policy":"confine-shell","mode":"enforce","default":"allow","rules":{"files":1,"network":1,"ptrace":1},"hooks":\["file_open","bprm_check_security","socket_connect","socket_sendmsg","ptrace_access_check","ptrace_traceme"\],"warnings":\[.*\],"lsm_cgroup":{"hook_slots":[0-9]*,"slots_taken":\([0-9]*\|null\),"slots_needed":6,"slots_held":[0-9]*,"fits":\(true\|false\)}}$' -- \
 	check -j loader/examples/confine-shell.yaml
 printf 'name: x\nmode: strict\nrules:\n  - files: /a\n    access: [read, fly]\n    action: deny\n  - exec: %s/**\n    action: deny\n' "$PWD/README.md" >"$out/bad2.yaml"
 expect "check: every error, the parser's" 1 "$out/bad2.yaml:2:7: unknown mode 'strict'" -- check "$out/bad2.yaml"
@@ -76,7 +76,7 @@ printf 'name: x\nrules:\n  - files: /nonexistent/lab\n    access: read\n    acti
 expect "check: every error, the compiler's" 1 "$out/bad3.yaml:6:5: $PWD/README.md/\*\* but .* is not a directory" -- check "$out/bad3.yaml"
 printf 'name: x\nrules:\n  - files: /nonexistent/lab\n    access: read\n    action: deny\n  - ptrace: deny\n' >"$out/warn.yaml"
 expect "check: a missing path is a warning" 0 "$out/warn.yaml:3:5: warning: /nonexistent/lab: No such file or directory" -- check "$out/warn.yaml"
-expect "check: the hooks a policy needs" 0 "^hooks: 3: file_open ptrace_access_check ptrace_traceme$" -- check "$out/warn.yaml"
+expect "check: the hooks a policy needs" 0 "^hooks: 4: file_open bprm_check_security ptrace_access_check ptrace_traceme$" -- check "$out/warn.yaml"
 expect "check: whether they fit in lsm_cgroup's hook slots" 0 "^cgroup backend: .*\(fit\|no lsm_cgroup hook slots\)" -- check "$out/warn.yaml"
 expect "check -j: an error as JSON on stdout" 1 '^{"error":".*bad.yaml:4:20: unknown access .fly. (read, write, exec, create, unlink)"}$' -- check -j "$out/bad.yaml"
 expect "check -p: the same object, indented as bpftool -p" 0 '^    "policy": "confine-shell",$' -- \

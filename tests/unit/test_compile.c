@@ -41,6 +41,9 @@
 #define HOOKS_MOUNT (BIT(LAB_HOOK_SB_MOUNT) | BIT(LAB_HOOK_MOVE_MOUNT) | \
 		     BIT(LAB_HOOK_SB_UMOUNT) | BIT(LAB_HOOK_CAPABLE))
 #define HOOKS_MODULE (BIT(LAB_HOOK_KERNEL_LOAD_DATA) | BIT(LAB_HOOK_KERNEL_READ_FILE))
+/* a read deny: file_open, and what keeps an exec-only file's bytes in */
+#define HOOKS_READ_DENY (BIT(LAB_HOOK_FILE_OPEN) | BIT(LAB_HOOK_BPRM_CHECK) | \
+			 BIT(LAB_HOOK_PTRACE_ACCESS))
 
 /* compile.c's path resolution, which compile.h does not export */
 int mountinfo_dev(FILE *mountinfo, __u64 mnt_id, __u32 *dev);
@@ -252,7 +255,7 @@ static void test_file_read_deny(void **state)
 	/* the engine looks rules up only for the classes these name (unlink: the guards) */
 	assert_int_equal(c.conf.file_exact, (1u << LAB_READ) | (1u << LAB_UNLINK));
 	assert_int_equal(c.conf.file_tree, 0);
-	assert_int_equal(c.hooks, BIT(LAB_HOOK_FILE_OPEN));
+	assert_int_equal(c.hooks, HOOKS_READ_DENY);
 	assert_int_equal(c.classes, 1u << LAB_READ);
 	assert_int_equal(c.n_socks + c.n_nets, 0);
 	assert_int_equal(c.conf.n_net, 0);
@@ -274,7 +277,7 @@ static void test_file_index(void **state)
 	e = entry(&file_st);
 	assert_slots(e->val.exact, 3, 3, 0, 0, 0);
 	assert_int_equal(e->val.exact_deny, (1u << LAB_READ) | (1u << LAB_WRITE));
-	assert_int_equal(c.hooks, BIT(LAB_HOOK_FILE_OPEN) | BIT(LAB_HOOK_TASK_KILL) | HOOKS_MOUNT);
+	assert_int_equal(c.hooks, HOOKS_READ_DENY | BIT(LAB_HOOK_TASK_KILL) | HOOKS_MOUNT);
 }
 
 static void test_subtree(void **state)
@@ -292,7 +295,7 @@ static void test_subtree(void **state)
 	assert_int_equal(e->val.exact_deny, 0);
 	assert_int_equal(c.conf.file_exact, 0);
 	assert_int_equal(c.conf.file_tree, (1u << LAB_READ) | (1u << LAB_WRITE) | (1u << LAB_UNLINK));
-	assert_int_equal(c.hooks, BIT(LAB_HOOK_FILE_OPEN) | HOOKS_UNLINK);
+	assert_int_equal(c.hooks, HOOKS_READ_DENY | HOOKS_UNLINK);
 
 	/* the directory itself and its subtree share an entry */
 	compile_ok(y("name: t\nrules:\n  - files: %s/**\n    access: read\n    action: deny\n"
@@ -989,7 +992,7 @@ static void test_path_guards(void **state)
 	assert_int_equal(c.conf.file_exact, 1u << LAB_UNLINK);
 	/* the directories' rename and rmdir; no allow: no link or new-file refusal */
 	assert_int_equal(c.guard_hooks, BIT(LAB_HOOK_INODE_RENAME) | BIT(LAB_HOOK_INODE_RMDIR));
-	assert_int_equal(c.hooks, BIT(LAB_HOOK_FILE_OPEN));
+	assert_int_equal(c.hooks, HOOKS_READ_DENY);
 
 	/* an allow by path: links and renames onto it; an exec allow: new files too */
 	compile_ok(y("name: t\nrules:\n  - files: %s/name\n    access: read\n    action: allow\n",
