@@ -4,7 +4,7 @@
  * backend of the policies it guards. Its lsm/ programs sit on the hooks
  * through which root in a confined cgroup could undo its policy (bpf(),
  * the pins, mounts, module loads) or act on tasks outside its subtree
- * (ptrace, signals, SIGIO owners, perf, a terminal's input queue).
+ * (ptrace, signals, SIGIO owners, perf, terminals and devices).
  *
  * lsmctl keeps the guarded map to the cgroups whose policy has
  * self-protection on, and loads the guard only while there is one. Most
