@@ -4,7 +4,7 @@
  * backend of the policies it guards. Its lsm/ programs sit on the hooks
  * through which root in a confined cgroup could undo its policy (bpf(),
  * the pins, mounts, module loads) or act on tasks outside its subtree
- * (ptrace, signals, SIGIO owners, perf, a terminal's input queue).
+ * (ptrace, signals, SIGIO owners, perf, terminals and devices).
  *
  * lsmctl keeps the guarded map to the cgroups whose policy has
  * self-protection on, and loads the guard only while there is one. Most
@@ -72,6 +72,7 @@ enum guard_ask {
 	GUARD_TARGET,		/* a task outside the subtree */
 	GUARD_SIGNAL,		/* a signal outside, unless signal: allow */
 	GUARD_CGROUP,		/* a cgroup outside the subtree */
+	GUARD_TTY,		/* an ioctl on a device, unless a pty the subtree owns */
 };
 
 struct guard_req {
@@ -81,8 +82,59 @@ struct guard_req {
 	__u32 number;		/* a command, signal or mode, for the event */
 	struct task_struct *target;
 	struct cgroup *cgroup;	/* GUARD_CGROUP */
+	struct tty_struct *tty;	/* GUARD_TTY: the pty whose owners are judged, or NULL */
 	struct dentry *dentry;
 };
+
+/*
+ * A pty the subtree owns: every task the kernel signals on the pty's
+ * behalf is inside it, its session's leader (SIGHUP at a hangup) and
+ * each process of its foreground group (SIGWINCH at TIOCSWINSZ, SIGINT,
+ * SIGQUIT and SIGTSTP at ^C, ^\ and ^Z, SIGHUP and SIGCONT at
+ * TIOCNOTTY). A pty with no session and no foreground group signals
+ * no one: a pty just made by openpty(). A group of more than
+ * LAB_TTY_GROUP_MAX processes is not owned.
+ */
+#define LAB_TTY_GROUP_MAX	16
+
+static __always_inline struct task_struct *pid_first(struct pid *pid, enum pid_type type)
+{
+	struct hlist_node *node = BPF_CORE_READ(pid, tasks[type].first);
+
+	if (!node)
+		return NULL;
+	return (void *)node - bpf_core_field_offset(struct task_struct, pid_links) -
+	       type * sizeof(struct hlist_node);
+}
+
+static __always_inline int tty_owned(__u64 id, __u32 level, struct tty_struct *tty)
+{
+	struct pid *session = BPF_CORE_READ(tty, ctrl.session);
+	struct pid *pgrp = BPF_CORE_READ(tty, ctrl.pgrp);
+	struct task_struct *task;
+	int i;
+
+	if (session) {
+		/* only the leader gets SIGHUP; a session whose leader left, none */
+		task = pid_first(session, PIDTYPE_PID);
+		if (task && !task_below(id, level, task))
+			return 0;
+	}
+	if (!pgrp)
+		return 1;
+	task = pid_first(pgrp, PIDTYPE_PGID);
+	for (i = 0; i < LAB_TTY_GROUP_MAX; i++) {
+		if (!task)
+			return 1;
+		if (!task_below(id, level, task))
+			return 0;
+		task = (void *)BPF_CORE_READ(task, pid_links[PIDTYPE_PGID].next);
+		if (task)
+			task = (void *)task - bpf_core_field_offset(struct task_struct, pid_links) -
+			       PIDTYPE_PGID * sizeof(struct hlist_node);
+	}
+	return 0;
+}
 
 static __always_inline void guard_report(const struct lab_guard *g, const struct guard_req *req)
 {
@@ -120,6 +172,8 @@ static __always_inline int guard_denies(const struct lab_guard *g, const struct 
 	case GUARD_CGROUP:
 		cgroup = req->cgroup;
 		return !cgroup_below(g->cgroup_id, g->level, cgroup);
+	case GUARD_TTY:
+		return !req->tty || !tty_owned(g->cgroup_id, g->level, req->tty);
 	}
 	return 1;
 }
@@ -419,6 +473,49 @@ static __always_inline int sockios_query(unsigned int cmd)
 	return 0;
 }
 
+/*
+ * ioctl on a character device: a guarded task's pass only when the
+ * request is one of ioctl_harmless's, or the device is a pty the
+ * subtree owns (tty_owned). Terminals signal their session and
+ * foreground group from the kernel (SIGWINCH at TIOCSWINSZ, SIGINT at
+ * a ^C that TCSETS's ISIG, a loopback or a typed line makes), which no
+ * task_kill sees; serial lines reach hardware (TIOCM_LOOP feeds what
+ * the port sends back to whoever reads it, a DCD drop hangs the line
+ * up, a BREAK is SysRq on a console port); other devices do what their
+ * driver does. Hardware terminals (consoles, serial ports) and every
+ * other device get the allow-list only: their ioctls reach past any
+ * session (keymaps, the line, the console).
+ */
+static __always_inline int ioctl_harmless(unsigned int cmd)
+{
+	switch (cmd) {
+	case TCGETS:		/* termios, termios2, termio: queries */
+	case TCGETS2:
+	case TCGETA:
+	case TIOCGWINSZ:	/* window size */
+	case FIONREAD:		/* bytes to read, to write */
+	case TIOCOUTQ:
+	case TIOCGPGRP:		/* foreground group, session, line discipline */
+	case TIOCGSID:
+	case TIOCGETD:
+	case TIOCMGET:		/* modem lines, serial settings, counters */
+	case TIOCGSERIAL:
+	case TIOCGICOUNT:
+	case TIOCGSOFTCAR:
+	case TIOCGLCKTRMIOS:	/* locked termios */
+	case TIOCGPTN:		/* a pty master's number, lock, packet mode */
+	case TIOCGPTLCK:
+	case TIOCGPKT:
+	case TIOCGDEV:		/* the console's device */
+	case TIOCGEXCL:		/* exclusive mode? */
+	case FIONBIO:		/* the file's own O_NONBLOCK and close-on-exec */
+	case FIOCLEX:
+	case FIONCLEX:
+		return 1;
+	}
+	return 0;
+}
+
 static __always_inline int is_socket(struct file *file)
 {
 	return (file->f_inode->i_mode & S_IFMT) == S_IFSOCK;
@@ -437,32 +534,71 @@ static __always_inline int guard_sockios(__u16 hook, struct file *file, unsigned
 }
 
 /*
- * ioctl: the owner (as fcntl), O_ASYNC, and a terminal's input queue:
- * TIOCSTI types into it, TIOCLINUX pastes the console's selection.
+ * The pty a file is, judged from its slave side, or NULL: a pty master
+ * or slave, /dev/ptmx, or /dev/tty when the controlling terminal is a
+ * pty; by the device's major, then the tty's driver. For a pty master,
+ * TIOCSWINSZ and the rest act on the slave (tty->link).
+ */
+static __always_inline struct tty_struct *file_pty(struct file *file)
+{
+	unsigned int rdev = file->f_inode->i_rdev;
+	unsigned int major = rdev >> LAB_MINORBITS;
+	struct tty_file_private *priv;
+	struct tty_struct *tty;
+
+	if (major == TTYAUX_MAJOR) {
+		if (rdev != (TTYAUX_MAJOR << LAB_MINORBITS) &&
+		    rdev != (TTYAUX_MAJOR << LAB_MINORBITS | 2))
+			return NULL;
+	} else if (major < UNIX98_PTY_MASTER_MAJOR || major >= UNIX98_PTY_SLAVE_MAJOR + 8) {
+		return NULL;
+	}
+	priv = BPF_CORE_READ(file, private_data);
+	tty = BPF_CORE_READ(priv, tty);
+	if (!tty || BPF_CORE_READ(tty, driver, type) != TTY_DRIVER_TYPE_PTY)
+		return NULL;
+	if (BPF_CORE_READ(tty, driver, subtype) == PTY_TYPE_MASTER)
+		tty = BPF_CORE_READ(tty, link);
+	return tty;
+}
+
+/*
+ * Always refused, owned pty or not: the owner (as fcntl), O_ASYNC, a
+ * terminal's input queue (TIOCSTI types into it, TIOCLINUX pastes the
+ * console's selection), TIOCVHANGUP, TIOCCONS (the console's output),
+ * TIOCSCTTY 1 (steals a terminal from another session; 0 takes one that
+ * has none, which signals no one).
  */
 static __always_inline int guard_ioctl(__u16 hook, struct file *file, unsigned int cmd,
 				       unsigned long arg)
 {
+	struct guard_req req = { .hook = hook, .ask = GUARD_TTY, .number = cmd };
+
 	switch (cmd) {
-	case TIOCSTI:
-	case TIOCLINUX:
-	case TIOCVHANGUP:	/* SIGHUP to the terminal's session */
-	case TIOCCONS:		/* the console's output */
-		return guard_deny(hook, cmd, NULL);
-	case TIOCSCTTY:
-		/* 1: steal a terminal that is another session's (an int to the kernel) */
-		if ((int)arg == 1)
-			return guard_deny(hook, cmd, NULL);
-		break;
 	case FIOSETOWN:
 	case SIOCSPGRP:
 		/* the owner is in the task's memory: as F_SETOWN_EX, refused */
 		return guard_deny(hook, cmd, NULL);
-	case FIOASYNC:
-		if (is_chardev(file))
-			return guard_deny(hook, cmd, NULL);
 	}
-	return guard_sockios(hook, file, cmd);
+	if (!is_chardev(file))
+		return guard_sockios(hook, file, cmd);
+	if (ioctl_harmless(cmd))
+		return 0;
+	switch (cmd) {
+	case TIOCSTI:
+	case TIOCLINUX:
+	case TIOCVHANGUP:
+	case TIOCCONS:
+	case FIOASYNC:
+		return guard_deny(hook, cmd, NULL);
+	case TIOCSCTTY:
+		/* an int to the kernel */
+		if ((int)arg != 1)
+			return 0;
+		return guard_deny(hook, cmd, NULL);
+	}
+	req.tty = file_pty(file);
+	return guard(&req);
 }
 
 GUARD_PROG(file_ioctl, struct file *file, unsigned int cmd, unsigned long arg)

@@ -106,4 +106,39 @@
 #define FIOSETOWN		0x8901
 #define SIOCSPGRP		0x8902
 
+/*
+ * The guard's allow-list of terminal and device ioctls (x86's numbers,
+ * the same for compat callers): queries and the fd's own flags.
+ */
+#define TCGETS			0x5401
+#define TCGETA			0x5405
+#define TIOCGPGRP		0x540F
+#define TIOCOUTQ		0x5411
+#define TIOCGWINSZ		0x5413
+#define TIOCMGET		0x5415
+#define TIOCGSOFTCAR		0x5419
+#define FIONREAD		0x541B
+#define TIOCGSERIAL		0x541E
+#define FIONBIO			0x5421
+#define TIOCGETD		0x5424
+#define TIOCGSID		0x5429
+#define TCGETS2			0x802C542A
+#define TIOCGPTN		0x80045430
+#define TIOCGDEV		0x80045432
+#define TIOCGPKT		0x80045438
+#define TIOCGPTLCK		0x80045439
+#define TIOCGEXCL		0x80045440
+#define FIONCLEX		0x5450
+#define FIOCLEX			0x5451
+#define TIOCGLCKTRMIOS		0x5456
+#define TIOCGICOUNT		0x545D
+
+/* linux/kdev_t.h, uapi/linux/major.h, linux/tty_driver.h, linux/pid.h */
+#define LAB_MINORBITS		20
+#define TTYAUX_MAJOR		5	/* 5:0 /dev/tty, 5:2 /dev/ptmx (5:1 is the console) */
+#define UNIX98_PTY_MASTER_MAJOR	128	/* 128..135 */
+#define UNIX98_PTY_SLAVE_MAJOR	136	/* 136..143 */
+#define TTY_DRIVER_TYPE_PTY	0x0004
+#define PTY_TYPE_MASTER		0x0001
+
 #endif /* LSMLAB_KDEFS_BPF_H */

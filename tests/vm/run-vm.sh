@@ -91,7 +91,7 @@ echo "vm: append: $append" >&2
 
 if [ "$interactive" = 1 ]; then
 	echo "vm: interactive shell; 'reboot -f' ends the guest, Ctrl-A x kills QEMU" >&2
-	exec "${qemu[@]}" -serial mon:stdio
+	exec "${qemu[@]}" -serial mon:stdio -serial null
 fi
 
 # The console goes to a file, which QEMU never waits on: a pipe's
@@ -101,7 +101,7 @@ fi
 set +e
 raw=$tmp/console.raw
 : >"$raw"
-timeout -k 5 "$TIMEOUT" "${qemu[@]}" -serial "file:$raw" </dev/null 2>"$tmp/qemu.err" &
+timeout -k 5 "$TIMEOUT" "${qemu[@]}" -serial "file:$raw" -serial null </dev/null 2>"$tmp/qemu.err" &
 qpid=$!
 tail -n +1 -s 0.2 -f --pid=$qpid "$raw" | tr -d '\r' | tee "$LOG" |
 	awk -v quiet="$quiet" '
