@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "../bpf-progs/policy/limits.h"
+
 static const char *const access_names[] = { "read", "write", "exec", "create", "unlink" };
 #define N_ACCESS (sizeof(access_names) / sizeof(access_names[0]))
 
@@ -95,13 +97,18 @@ void draft_escaped(FILE *f, const char *s, bool quoted)
 		fputc('"', f);
 }
 
-/* Can @path be a rule's path, read back as the same bytes and nothing wider? */
-static bool rule_path_ok(const char *path)
+/*
+ * Can @path be a rule's path, read back as the same bytes and nothing
+ * wider, and be matched by path (a file's name of at most
+ * LAB_PATH_NAME_LEN - 1 bytes: the parser refuses longer)?
+ */
+static bool rule_path_ok(const char *path, bool subtree)
 {
 	size_t len = strlen(path);
 
 	return path[0] == '/' && len + 3 < POLICY_PATH_MAX && !strchr(path, '*') &&
-	       (len == 1 || path[len - 1] != '/') && draft_utf8(path);
+	       (len == 1 || path[len - 1] != '/') && draft_utf8(path) &&
+	       (subtree || strlen(strrchr(path, '/') + 1) < LAB_PATH_NAME_LEN);
 }
 
 static void add_comm(struct draft_rule *r, const char *comm)
@@ -159,9 +166,9 @@ int draft_file(struct draft *d, const char *path, bool subtree, unsigned int acc
 {
 	struct draft_rule *r;
 
-	if (!rule_path_ok(path))	/* escaped in the note: see draft_escaped() */
-		return draft_note(d, "a file whose path has a '*', a final '/', is too long or not UTF-8 "
-				  "(by %s), no rule: %s", comm, path);
+	if (!rule_path_ok(path, subtree))	/* escaped in the note: see draft_escaped() */
+		return draft_note(d, "a file whose path has a '*', a final '/', is too long or not "
+				  "UTF-8 (by %s), no rule: %s", comm, path);
 	r = find_file(d, path, subtree, access);
 	if (!r) {
 		r = new_rule(d, RULE_FILES);
@@ -492,7 +499,8 @@ static int rule_order(const void *a, const void *b)
 	if (x->kind != y->kind)
 		return (int)x->kind - (int)y->kind;
 	if (x->kind == RULE_FILES)
-		return strcmp(x->path, y->path) ?: (int)x->access - (int)y->access;
+		return strcmp(x->path, y->path) ?: (int)x->subtree - (int)y->subtree ?:
+		       (int)x->access - (int)y->access;	/* one object's rules together */
 	if (x->kind == RULE_NETWORK && x->op != y->op)
 		return (int)x->op - (int)y->op;
 	return 0;
@@ -515,7 +523,8 @@ int draft_write(struct draft *d, FILE *f, const char *name, const char *header)
 	const char *line, *end;
 	size_t i, j, k;
 
-	qsort(d->rules, d->n_rules, sizeof(d->rules[0]), rule_order);
+	if (d->n_rules)
+		qsort(d->rules, d->n_rules, sizeof(d->rules[0]), rule_order);
 	for (line = header; line && *line; line = end + (*end == '\n')) {
 		end = strchrnul(line, '\n');
 		fprintf(f, "# ");
