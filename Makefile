@@ -71,7 +71,7 @@ TEST_PROGS := $(addprefix $(BUILD)/guest/test_progs/,test_progs expected-skips \
 
 vpath %.bpf.c $(sort $(dir $(BPF_SRCS)))
 
-.PHONY: all help deps kernels bpf guest initramfs loader lsmctl install uninstall fuzz check \
+.PHONY: all help deps kernels bpf guest initramfs loader lsmctl install uninstall fuzz fuzz-draft check \
 	host-test check-debug check-load checkpatch bench bench-quick \
 	demo vm clean distclean FORCE
 .DELETE_ON_ERROR:
@@ -245,6 +245,22 @@ $(BUILD)/fuzz/fuzz_policy: tests/fuzz/fuzz_policy.c loader/policy.c loader/polic
 	@$(CLANG) -std=gnu11 -Wall -Wextra -Werror -g -O1 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-o $@ tests/fuzz/fuzz_policy.c loader/policy.c loader/compile.c \
+		-Wl,-Bstatic -lyaml -Wl,-Bdynamic
+
+## fuzz-draft    libFuzzer on drafts: hostile names written by draft.c, parsed back exactly
+fuzz-draft: $(BUILD)/fuzz/fuzz_draft | deps
+	@mkdir -p $(BUILD)/fuzz/corpus-draft && cp -n tests/fuzz/corpus-draft/* $(BUILD)/fuzz/corpus-draft/
+	@$< -runs=$(RUNS) -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/ \
+		$(BUILD)/fuzz/corpus-draft 2>&1 | \
+		grep -E '^(#[0-9]+[[:space:]]+DONE|Done|stat::number_of_executed_units|==|SUMMARY|fuzz_draft:|artifact_prefix)|runtime error:' ; \
+		test $${PIPESTATUS[0]} -eq 0
+$(BUILD)/fuzz/fuzz_draft: tests/fuzz/fuzz_draft.c loader/draft.c loader/draft.h loader/policy.c \
+		loader/policy.h loader/errors.h bpf-progs/policy/limits.h
+	@mkdir -p $(@D)
+	@echo "  FUZZ    $@"
+	@$(CLANG) -std=gnu11 -Wall -Wextra -Werror -g -O1 \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-o $@ tests/fuzz/fuzz_draft.c loader/draft.c loader/policy.c \
 		-Wl,-Bstatic -lyaml -Wl,-Bdynamic
 
 ## initramfs     busybox + the lab's guest files, for every kernel

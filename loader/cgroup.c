@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cgroup.h"
@@ -172,4 +173,77 @@ int cgroup_kill(const char *dir)
 	for (tries = 0; cgroup_populated(dir) && tries < 100; tries++)
 		usleep(50 * 1000);
 	return cgroup_populated(dir) ? -EBUSY : 0;
+}
+
+/* In the child: into @dir, checked; 0, or -1 with why in @why. */
+static int enter(const char *dir, char *why, size_t len)
+{
+	char path[PATH_MAX], own[PATH_MAX];
+	struct stat want, got;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errf(why, len, -1, "open %s: %s", path, strerror(errno));
+	n = write(fd, "0", 1);
+	if (n != 1) {
+		errf(why, len, -1, "write %s: %s", path, n < 0 ? strerror(errno) : "short write");
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	if (stat(dir, &want))
+		return errf(why, len, -1, "%s: %s", dir, strerror(errno));
+	if (cgroup_own(own, sizeof(own)))
+		return errf(why, len, -1, "/proc/self/cgroup: no cgroup2 entry");
+	if (stat(own, &got))
+		return errf(why, len, -1, "%s: %s", own, strerror(errno));
+	if (got.st_ino != want.st_ino || got.st_dev != want.st_dev)
+		return errf(why, len, -1, "the kernel says it is in %s", own);
+	return 0;
+}
+
+pid_t cgroup_spawn(char **cmd, const char *dir, const char *who, char *err, size_t errlen)
+{
+	char why[PATH_MAX + 128] = "";
+	int pipefd[2], status;
+	pid_t pid;
+	ssize_t n;
+
+	if (pipe2(pipefd, O_CLOEXEC))
+		return errf(err, errlen, -1, "pipe: %s", strerror(errno));
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		errf(err, errlen, -1, "fork: %s", strerror(errno));
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(pipefd[0]);
+		if (enter(dir, why, sizeof(why))) {
+			/* the parent reads why; the command never runs outside @dir */
+			if (write(pipefd[1], why, strlen(why)) < 0)
+				(void)0;
+			_exit(126);
+		}
+		execvp(cmd[0], cmd);
+		fprintf(stderr, "lsmctl: %s %s: %s\n", who, cmd[0], strerror(errno));
+		_exit(127);
+	}
+	close(pipefd[1]);
+	/* EOF at the exec (close on exec), or why the child did not get there */
+	while ((n = read(pipefd[0], why, sizeof(why) - 1)) < 0 && errno == EINTR)
+		;
+	close(pipefd[0]);
+	if (n <= 0)
+		return pid;
+	why[n] = '\0';
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return errf(err, errlen, -1, "the command did not enter %s: %s", dir, why);
 }

@@ -5,6 +5,7 @@
 
 #include <linux/types.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #define CGROUP_ROOT "/sys/fs/cgroup"
 
@@ -25,5 +26,15 @@ void cgroup_write(const char *dir, const char *name, const char *value);
 int cgroup_populated(const char *dir);
 /* End every task in the cgroup folder @dir (cgroup.kill) and wait, 5 s at most; 0 or -EBUSY. */
 int cgroup_kill(const char *dir);
+
+/*
+ * Start @cmd in the cgroup folder @dir: the child writes "0" to
+ * @dir's cgroup.procs and execs @cmd only when the write succeeded and
+ * the kernel says it is in @dir (its cgroup, from /proc/self/cgroup,
+ * has @dir's id). Returns the child's pid; or -1, the child reaped and
+ * @cmd not run, with "the command did not enter DIR: why" in @err.
+ * @who names the command in the message when exec fails (status 127).
+ */
+pid_t cgroup_spawn(char **cmd, const char *dir, const char *who, char *err, size_t errlen);
 
 #endif /* LSMCTL_CGROUP_H */

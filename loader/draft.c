@@ -10,8 +10,106 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "../bpf-progs/policy/limits.h"
+
 static const char *const access_names[] = { "read", "write", "exec", "create", "unlink" };
 #define N_ACCESS (sizeof(access_names) / sizeof(access_names[0]))
+
+/*
+ * The length of the UTF-8 character at @s (1 to 4) and its code point
+ * in *@cp; 0 when the bytes there are not one (a stray or truncated
+ * byte, an overlong form, a surrogate, past U+10FFFF).
+ */
+static size_t utf8_char(const unsigned char *s, uint32_t *cp)
+{
+	static const uint32_t min[] = { 0, 0, 0x80, 0x800, 0x10000 };
+	size_t n, i;
+
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	n = (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3 : (s[0] & 0xf8) == 0xf0 ? 4 : 0;
+	if (!n)
+		return 0;
+	*cp = s[0] & (0x7f >> n);
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		*cp = (*cp << 6) | (s[i] & 0x3f);
+	}
+	if (*cp < min[n] || *cp > 0x10ffff || (*cp >= 0xd800 && *cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+bool draft_utf8(const char *s)
+{
+	uint32_t cp;
+	size_t n;
+
+	for (; *s; s += n)
+		if (!(n = utf8_char((const unsigned char *)s, &cp)))
+			return false;
+	return true;
+}
+
+/*
+ * @s, escaped for a YAML double-quoted scalar (@quoted: with the
+ * quotes) or for a comment: '\' and '"' escaped, every character libyaml
+ * would not take as it is (controls, C1, U+FEFF, ...) as \xNN, \uNNNN
+ * and the line breaks YAML knows besides \n (U+0085, U+2028, U+2029) as
+ * \uNNNN; the printable rest as it is. A byte that is not UTF-8
+ * is written \xNN too: in a comment that is the byte, in a scalar it
+ * would be U+00NN, not the byte, so no rule is ever written with one
+ * (draft_utf8()). Nothing in @s can end the line, the scalar or the
+ * comment.
+ */
+void draft_escaped(FILE *f, const char *s, bool quoted)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	uint32_t cp;
+	size_t n;
+
+	if (quoted)
+		fputc('"', f);
+	for (; *p; p += n) {
+		n = utf8_char(p, &cp);
+		if (!n) {
+			fprintf(f, "\\x%02x", *p);
+			n = 1;
+		} else if (cp == '\\' || cp == '"') {
+			fprintf(f, "\\%c", (int)cp);
+		} else if (cp == '\n') {
+			fputs("\\n", f);
+		} else if (cp == '\t') {
+			fputs("\\t", f);
+		} else if (cp < 0x20 || cp == 0x7f) {
+			fprintf(f, "\\x%02x", (unsigned int)cp);
+		} else if (cp < 0x7f || (cp >= 0xa0 && cp <= 0xd7ff && cp != 0x2028 && cp != 0x2029) ||
+			   (cp >= 0xe000 && cp <= 0xfffd && cp != 0xfeff) || cp >= 0x10000) {
+			fwrite(p, 1, n, f);	/* printable, as libyaml reads it */
+		} else {
+			fprintf(f, "\\u%04x", (unsigned int)cp);
+		}
+	}
+	if (quoted)
+		fputc('"', f);
+}
+
+/*
+ * Can @path be a rule's path, read back as the same bytes and nothing
+ * wider, and be matched by path (a file's name of at most
+ * LAB_PATH_NAME_LEN - 1 bytes: the parser refuses longer)?
+ */
+static bool rule_path_ok(const char *path, bool subtree)
+{
+	size_t len = strlen(path);
+
+	return path[0] == '/' && len + 3 < POLICY_PATH_MAX && !strchr(path, '*') &&
+	       (len == 1 || path[len - 1] != '/') && draft_utf8(path) &&
+	       (subtree || strlen(strrchr(path, '/') + 1) < LAB_PATH_NAME_LEN);
+}
 
 static void add_comm(struct draft_rule *r, const char *comm)
 {
@@ -66,8 +164,12 @@ static int used(struct draft_rule *r, const char *comm)
 int draft_file(struct draft *d, const char *path, bool subtree, unsigned int access,
 	       const char *comm)
 {
-	struct draft_rule *r = find_file(d, path, subtree, access);
+	struct draft_rule *r;
 
+	if (!rule_path_ok(path, subtree))	/* escaped in the note: see draft_escaped() */
+		return draft_note(d, "a file whose path has a '*', a final '/', is too long or not "
+				  "UTF-8 (by %s), no rule: %s", comm, path);
+	r = find_file(d, path, subtree, access);
 	if (!r) {
 		r = new_rule(d, RULE_FILES);
 		if (!r)
@@ -155,26 +257,40 @@ void draft_fixed(struct draft *d, enum rule_kind kind, const char *comm)
 
 int draft_note(struct draft *d, const char *fmt, ...)
 {
-	char *line, *grown;
+	char *line, *esc = NULL, *grown;
+	size_t n = 0;
 	va_list ap;
-	int n;
+	FILE *m;
+	int rc;
 
 	va_start(ap, fmt);
-	n = vasprintf(&line, fmt, ap);
+	rc = vasprintf(&line, fmt, ap);
 	va_end(ap);
-	if (n < 0)
+	if (rc < 0)
 		return -ENOMEM;
-	grown = realloc(d->notes, d->notes_len + n + 2);
-	if (!grown) {
+	/* escaped now: a name in it cannot end the line, nor the comment */
+	m = open_memstream(&esc, &n);
+	if (!m) {
 		free(line);
 		return -ENOMEM;
 	}
+	draft_escaped(m, line, false);
+	free(line);
+	if (fclose(m)) {
+		free(esc);
+		return -ENOMEM;
+	}
+	grown = realloc(d->notes, d->notes_len + n + 2);
+	if (!grown) {
+		free(esc);
+		return -ENOMEM;
+	}
 	d->notes = grown;
-	memcpy(d->notes + d->notes_len, line, n);
+	memcpy(d->notes + d->notes_len, esc, n);
 	d->notes_len += n;
 	d->notes[d->notes_len++] = '\n';
 	d->notes[d->notes_len] = 0;
-	free(line);
+	free(esc);
 	return 0;
 }
 
@@ -289,18 +405,6 @@ int draft_fold(struct draft *d, unsigned int min)
 	return 0;
 }
 
-/* @s as a YAML single-quoted scalar. */
-static void yaml_quoted(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputc('\'', f);
-		fputc(*s, f);
-	}
-	fputc('\'', f);
-}
-
 /* The comment over a rule; @what before it, when the rule stands for several. */
 static void write_comment(FILE *f, const struct draft_rule *r, bool what)
 {
@@ -315,14 +419,20 @@ static void write_comment(FILE *f, const struct draft_rule *r, bool what)
 	if (r->kind == RULE_CAPABILITY)
 		fprintf(f, "%s: ", policy_cap_name(__builtin_ctzll(r->caps)));
 	if (r->n_folded) {
-		fprintf(f, "folded: %u file(s) below %s (", r->n_folded, r->path);
-		for (i = 0; i < r->n_folded && i < DRAFT_FOLDED; i++)
-			fprintf(f, "%s%s", i ? ", " : "", r->folded[i] ? r->folded[i] : "?");
+		fprintf(f, "folded: %u file(s) below ", r->n_folded);
+		draft_escaped(f, r->path, false);
+		fprintf(f, " (");
+		for (i = 0; i < r->n_folded && i < DRAFT_FOLDED; i++) {
+			fprintf(f, "%s", i ? ", " : "");
+			draft_escaped(f, r->folded[i] ? r->folded[i] : "?", false);
+		}
 		fprintf(f, "%s); ", r->n_folded > DRAFT_FOLDED ? ", ..." : "");
 	}
 	fprintf(f, "%lu time%s, by ", r->count, r->count == 1 ? "" : "s");
-	for (i = 0; i < DRAFT_COMMS && r->comms[i][0]; i++)
-		fprintf(f, "%s%s", i ? ", " : "", r->comms[i]);
+	for (i = 0; i < DRAFT_COMMS && r->comms[i][0]; i++) {
+		fprintf(f, "%s", i ? ", " : "");
+		draft_escaped(f, r->comms[i], false);
+	}
 	fprintf(f, "%s\n", r->more_comms ? ", ..." : "");
 }
 
@@ -338,7 +448,7 @@ static void write_rule(FILE *f, const struct draft_rule *r, unsigned int access)
 		snprintf(text, sizeof(text), "%s%s", r->path,
 			 !r->subtree ? "" : strcmp(r->path, "/") ? "/**" : "**");
 		fprintf(f, access == ACCESS_EXEC ? "  - exec: " : "  - files: ");
-		yaml_quoted(f, text);
+		draft_escaped(f, text, true);
 		fprintf(f, "\n");
 		if (access != ACCESS_EXEC) {
 			fprintf(f, "    access: [");
@@ -361,7 +471,7 @@ static void write_rule(FILE *f, const struct draft_rule *r, unsigned int access)
 			inet_ntop(r->family, r->addr, addr, sizeof(addr));
 			snprintf(text, sizeof(text), "%s/%d", addr, r->family == AF_INET6 ? 128 : 32);
 			fprintf(f, "    cidr: ");
-			yaml_quoted(f, text);
+			draft_escaped(f, text, true);
 			fprintf(f, "\n    ports: %u\n", r->port);
 		}
 		break;
@@ -389,10 +499,21 @@ static int rule_order(const void *a, const void *b)
 	if (x->kind != y->kind)
 		return (int)x->kind - (int)y->kind;
 	if (x->kind == RULE_FILES)
-		return strcmp(x->path, y->path) ?: (int)x->access - (int)y->access;
+		return strcmp(x->path, y->path) ?: (int)x->subtree - (int)y->subtree ?:
+		       (int)x->access - (int)y->access;	/* one object's rules together */
 	if (x->kind == RULE_NETWORK && x->op != y->op)
 		return (int)x->op - (int)y->op;
 	return 0;
+}
+
+/* @len bytes of @line as the rest of a comment line, escaped. */
+static void comment_line(FILE *f, const char *line, size_t len)
+{
+	char *copy = strndup(line, len);
+
+	draft_escaped(f, copy ? copy : "(out of memory)", false);
+	fputc('\n', f);
+	free(copy);
 }
 
 int draft_write(struct draft *d, FILE *f, const char *name, const char *header)
@@ -402,16 +523,20 @@ int draft_write(struct draft *d, FILE *f, const char *name, const char *header)
 	const char *line, *end;
 	size_t i, j, k;
 
-	qsort(d->rules, d->n_rules, sizeof(d->rules[0]), rule_order);
+	if (d->n_rules)
+		qsort(d->rules, d->n_rules, sizeof(d->rules[0]), rule_order);
 	for (line = header; line && *line; line = end + (*end == '\n')) {
 		end = strchrnul(line, '\n');
-		fprintf(f, "# %.*s\n", (int)(end - line), line);
+		fprintf(f, "# ");
+		comment_line(f, line, (size_t)(end - line));
 	}
 	for (line = d->notes; line && *line; line = end + 1) {
 		end = strchr(line, '\n');
-		fprintf(f, "# - %.*s\n", (int)(end - line), line);
+		fprintf(f, "# - %.*s\n", (int)(end - line), line);	/* escaped */
 	}
-	fprintf(f, "name: %s\nmode: enforce\ndefault: deny\nrules:\n", name);
+	fprintf(f, "name: ");
+	draft_escaped(f, name, true);
+	fprintf(f, "\nmode: enforce\ndefault: deny\nrules:\n");
 	for (i = 0; i < d->n_rules; i = j) {
 		unsigned int access = d->rules[i].access;
 
@@ -424,9 +549,10 @@ int draft_write(struct draft *d, FILE *f, const char *name, const char *header)
 	}
 	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
 		if (d->fixed_seen[fixed[i]]) {
-			fprintf(f, "  # %s: used %lu time%s (by %s): left to the default, allowed\n",
-				rule_kind_name(fixed[i]), d->fixed_seen[fixed[i]],
-				d->fixed_seen[fixed[i]] == 1 ? "" : "s", d->fixed_comm[fixed[i]]);
+			fprintf(f, "  # %s: used %lu time%s (by ", rule_kind_name(fixed[i]),
+				d->fixed_seen[fixed[i]], d->fixed_seen[fixed[i]] == 1 ? "" : "s");
+			draft_escaped(f, d->fixed_comm[fixed[i]], false);
+			fprintf(f, "): left to the default, allowed\n");
 			continue;
 		}
 		fprintf(f, "  # %s: not used\n  - %s: deny\n", rule_kind_name(fixed[i]),

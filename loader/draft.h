@@ -66,5 +66,13 @@ int draft_fold(struct draft *d, unsigned int min);
 /* The draft, its rules sorted, as a policy file named @name (@header first, as comments); 0 or -errno. */
 int draft_write(struct draft *d, FILE *f, const char *name, const char *header);
 void draft_free(struct draft *d);
+/*
+ * @s for the draft: a YAML double-quoted scalar (@quoted) or the text of
+ * a one-line comment. Nothing in @s ends the line, the scalar or the
+ * comment; a scalar reads back as @s exactly when draft_utf8(@s).
+ */
+void draft_escaped(FILE *f, const char *s, bool quoted);
+/* Is @s UTF-8 (no stray byte, overlong form or surrogate)? */
+bool draft_utf8(const char *s);
 
 #endif /* LSMCTL_DRAFT_H */

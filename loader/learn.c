@@ -420,16 +420,9 @@ static int run_command(char **cmd, const char *cg, long timeout, struct ring_buf
 	pid_t pid;
 	int rc;
 
-	fflush(stdout);
-	pid = fork();
+	pid = cgroup_spawn(cmd, cg, "learn", err, errlen);
 	if (pid < 0)
-		return errf(err, errlen, -errno, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		cgroup_write(cg, "cgroup.procs", "0");
-		execvp(cmd[0], cmd);
-		fprintf(stderr, "lsmctl: learn %s: %s\n", cmd[0], strerror(errno));
-		_exit(127);
-	}
+		return -EPERM;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (;;) {
 		rc = waitpid(pid, status, WNOHANG);

@@ -1193,7 +1193,7 @@ static const char help_run[] =
 
 static int cmd_run(int argc, char **argv)
 {
-	char parent[PATH_MAX - 64], cg[PATH_MAX];
+	char parent[PATH_MAX - 64], cg[PATH_MAX], why[PATH_MAX + 256];
 	struct apply_opts ao;
 	struct opts o;
 	char **cmd;
@@ -1220,15 +1220,9 @@ static int cmd_run(int argc, char **argv)
 		rmdir(cg);
 		return rc;
 	}
-	fflush(stdout);
-	pid = fork();
+	pid = cgroup_spawn(cmd, cg, "run", why, sizeof(why));
 	if (pid < 0) {
-		rc = fail("fork: %s", strerror(errno));
-	} else if (pid == 0) {
-		cgroup_write(cg, "cgroup.procs", "0");
-		execvp(cmd[0], cmd);
-		fprintf(stderr, "lsmctl: run %s: %s\n", cmd[0], strerror(errno));
-		_exit(127);
+		rc = fail("%s", why);
 	} else {
 		signal(SIGINT, SIG_IGN);	/* CMD gets them; we wait for it */
 		signal(SIGQUIT, SIG_IGN);

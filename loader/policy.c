@@ -21,7 +21,6 @@
 #include "../bpf-progs/policy/limits.h"
 #include "errors.h"
 
-#define POLICY_FILE_MAX (1 << 20)
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A policy's own keys, X(key) each: what parse_top() takes. */
@@ -49,7 +48,8 @@ struct ctx {
 	yaml_document_t *doc;
 	char *err;
 	size_t errlen;
-	unsigned int errors;	/* said so far, one a line in err */
+	unsigned int errors;	/* found so far */
+	unsigned int said;	/* of them, said in err, one a line */
 };
 
 static const char *const kind_names[] = {
@@ -85,21 +85,49 @@ const char *rule_kind_name(enum rule_kind kind)
 	return (size_t)kind < N_KINDS ? kind_names[kind] : "?";
 }
 
-/* FILE:LINE:COL, then the message, on a line after the errors before; returns -1. */
+/* Room kept at the end of err for "... and N more errors". */
+#define CUT_ROOM 48
+
+/*
+ * FILE:LINE:COL, then the message, on a line after the errors before;
+ * returns -1. Past POLICY_ERRORS_MAX errors, or when err has no room for
+ * the whole line, the error is counted and not said (see said_cut()).
+ */
 __attribute__((format(printf, 4, 0)))
 static int vfail_at_mark(struct ctx *c, size_t line, size_t col, const char *fmt, va_list ap)
 {
-	size_t off = c->errors ? strlen(c->err) : 0;
+	size_t off = c->said ? strlen(c->err) : 0;
+	size_t room = c->errlen > CUT_ROOM ? c->errlen - CUT_ROOM : c->errlen;
+	int n;
 
-	if (off + 1 >= c->errlen)
-		return -1;	/* no room for more: the first ones are said */
-	off += (size_t)snprintf(c->err + off, c->errlen - off, "%s%s:%zu:%zu: ",
-				c->errors ? "\n" : "", c->file, line, col);
 	c->errors++;
-	if (off >= c->errlen)
+	if (c->said >= POLICY_ERRORS_MAX || off + 1 >= room)
 		return -1;
-	verrf(c->err + off, c->errlen - off, -1, fmt, ap);
+	n = snprintf(c->err + off, room - off, "%s%s:%zu:%zu: ", c->said ? "\n" : "", c->file,
+		     line, col);
+	if (n > 0 && (size_t)n < room - off)
+		n += vsnprintf(c->err + off + n, room - off - n, fmt, ap);
+	if (n < 0 || (size_t)n >= room - off) {
+		if (c->said)
+			c->err[off] = '\0';	/* not half a line: counted as cut */
+		else
+			c->said++;		/* the first, cut, is better than none */
+		return -1;
+	}
+	c->said++;
 	return -1;
+}
+
+/* When errors were counted but not said: "... and N more errors" after them. */
+static void said_cut(struct ctx *c)
+{
+	size_t off;
+
+	if (c->errors <= c->said || !c->errlen)
+		return;
+	off = strlen(c->err);
+	snprintf(c->err + off, c->errlen - off, "\n... and %u more error%s", c->errors - c->said,
+		 c->errors - c->said == 1 ? "" : "s");
 }
 
 /* FILE:LINE:COL of @n (1:1 for none), then the message; returns -1. */
@@ -500,6 +528,7 @@ static bool kind_is_bare(enum rule_kind kind)
 static int parse_rule(struct ctx *c, const yaml_node_t *n, struct policy_rule *r)
 {
 	const yaml_node_t *kind_value = NULL, *action = NULL, *cidr = NULL;
+	int bad = 0;
 	yaml_node_pair_t *pair;
 	const yaml_node_t *key, *value;
 	const char *k;
@@ -559,7 +588,7 @@ static int parse_rule(struct ctx *c, const yaml_node_t *n, struct policy_rule *r
 		break;
 	}
 
-	/* Second pass: the other keys. */
+	/* Second pass: the other keys; an error in one, the next are looked at too. */
 	for (pair = n->data.mapping.pairs.start; pair < n->data.mapping.pairs.top; pair++) {
 		key = node_at(c, pair->key);
 		value = node_at(c, pair->value);
@@ -569,55 +598,60 @@ static int parse_rule(struct ctx *c, const yaml_node_t *n, struct policy_rule *r
 		rk = rule_key(k);
 		if (rk == KEY_action) {
 			if (kind_is_bare(r->kind))
-				return fail(c, key, "%s takes its action as its value: '%s: deny'",
-					    kind_names[kind], kind_names[kind]);
-			if (action)
-				return fail(c, key, "action given twice");
-			action = value;
+				bad = fail(c, key, "%s takes its action as its value: '%s: deny'",
+					   kind_names[kind], kind_names[kind]);
+			else if (action)
+				bad = fail(c, key, "action given twice");
+			else
+				action = value;
 			continue;
 		}
-		if (!key_allowed(r->kind, r->net.op, rk))
-			return fail(c, key, "unknown key '%s' in a %s rule", k, kind_names[kind]);
+		if (!key_allowed(r->kind, r->net.op, rk)) {
+			bad = fail(c, key, "unknown key '%s' in a %s rule", k, kind_names[kind]);
+			continue;
+		}
 		switch (rk) {
 		case KEY_access:
 			if (for_each_value(c, value, "access", one_access, &r->file.access))
-				return -1;
+				bad = -1;
 			break;
 		case KEY_family:
 			if (parse_choice(c, value, "family", families, family_values,
 					 ARRAY_SIZE(families), &r->net.family))
-				return -1;
+				bad = -1;
 			break;
 		case KEY_type:
 			if (parse_choice(c, value, "socket type", types, type_values,
 					 ARRAY_SIZE(types), &r->net.type))
-				return -1;
+				bad = -1;
 			break;
 		case KEY_protocol:
 			if (parse_choice(c, value, "protocol", protocols, protocol_values,
 					 ARRAY_SIZE(protocols), &r->net.protocol))
-				return -1;
+				bad = -1;
 			break;
 		case KEY_cidr:
 			cidr = value;	/* once the family is known, wherever it is */
 			break;
 		case KEY_ports:
 			if (parse_ports(c, value, r))
-				return -1;
+				bad = -1;
 			break;
 		case KEY_match:
 			if (parse_match(c, value, r))
-				return -1;
+				bad = -1;
 			break;
 		}
 	}
 	if (cidr && parse_cidr(c, cidr, r))
-		return -1;
-	if (!action)
-		return fail(c, n, "the %s rule needs 'action: allow' or 'action: deny'",
-			    kind_names[kind]);
-	if (parse_action(c, action, &r->deny))
-		return -1;
+		bad = -1;
+	if (!action && !bad)
+		bad = fail(c, n, "the %s rule needs 'action: allow' or 'action: deny'",
+			   kind_names[kind]);
+	else if (action && parse_action(c, action, &r->deny))
+		bad = -1;
+	if (bad)
+		return -1;	/* every error in the rule said */
 	if (r->kind == RULE_FILES && !r->file.access)
 		return fail(c, n, "the files rule needs 'access:' (read, write, exec, create, unlink)");
 	if ((r->kind == RULE_FILES || r->kind == RULE_EXEC) && check_path_rule(c, kind_value, r))
@@ -771,6 +805,99 @@ static yaml_mark_t offset_mark(const char *buf, size_t len, size_t offset)
 	return mark;
 }
 
+/* FILE:LINE:COL of @mark, then the message; returns -1. */
+__attribute__((format(printf, 3, 4)))
+static int fail_mark(struct ctx *c, yaml_mark_t mark, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail_at_mark(c, mark.line + 1, mark.column + 1, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/*
+ * The stream, event by event, before it is loaded: one document and
+ * nothing after it (a second document, or text after '...', would be
+ * read by nobody: rules a reader of the file sees but lsmctl does not);
+ * no NUL inside a scalar (it would cut the value: "/\0/etc/passwd" is
+ * not "/"); at most POLICY_DEPTH_MAX collections nested and
+ * POLICY_EVENTS_MAX events, so that libyaml's work is bounded. The
+ * errors are said in @c, a YAML syntax error too.
+ */
+static int check_stream(struct ctx *c, const char *buf, size_t len)
+{
+	unsigned int depth = 0, docs = 0;
+	bool ended = false;	/* the first document's end seen */
+	size_t events = 0;
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	bool done = false;
+
+	if (!yaml_parser_initialize(&parser))
+		return fail(c, NULL, "out of memory");
+	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
+	while (!done) {
+		if (!yaml_parser_parse(&parser, &ev)) {
+			yaml_mark_t mark = parser.problem_mark;
+
+			if (parser.error == YAML_READER_ERROR &&
+			    parser.encoding == YAML_UTF8_ENCODING)
+				mark = offset_mark(buf, len, parser.problem_offset);
+			if (ended)	/* libyaml wants '---' after '...': text is no document */
+				fail_mark(c, mark, "text after '...': a policy is one document");
+			else
+				fail_mark(c, mark, "not valid YAML: %s",
+					  parser.problem ? parser.problem : "unknown error");
+			break;
+		}
+		if (++events > POLICY_EVENTS_MAX) {
+			fail_mark(c, ev.start_mark, "more than %d YAML events: not a policy (at most "
+				  "%d rules)", POLICY_EVENTS_MAX, POLICY_MAX_RULES);
+			done = true;
+		}
+		switch (ev.type) {
+		case YAML_DOCUMENT_START_EVENT:
+			if (docs++) {
+				fail_mark(c, ev.start_mark, "a second YAML document, or text after "
+					  "'...': a policy is one document");
+				done = true;
+			}
+			break;
+		case YAML_DOCUMENT_END_EVENT:
+			ended = true;
+			break;
+		case YAML_SEQUENCE_START_EVENT:
+		case YAML_MAPPING_START_EVENT:
+			if (++depth > POLICY_DEPTH_MAX) {
+				fail_mark(c, ev.start_mark, "nested deeper than %d: not a policy",
+					  POLICY_DEPTH_MAX);
+				done = true;
+			}
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			depth--;
+			break;
+		case YAML_SCALAR_EVENT:
+			if (strlen((const char *)ev.data.scalar.value) != ev.data.scalar.length)
+				fail_mark(c, ev.start_mark, "a NUL byte inside '%.64s': refused, it "
+					  "would cut the value there",
+					  (const char *)ev.data.scalar.value);
+			break;
+		case YAML_STREAM_END_EVENT:
+			done = true;
+			break;
+		default:
+			break;
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&parser);
+	return c->errors ? -1 : 0;
+}
+
 int policy_parse(const char *name, const char *buf, size_t len, struct policy *p,
 		 char *err, size_t errlen)
 {
@@ -780,6 +907,10 @@ int policy_parse(const char *name, const char *buf, size_t len, struct policy *p
 	int rc;
 
 	memset(p, 0, sizeof(*p));
+	if (check_stream(&c, buf, len)) {
+		said_cut(&c);
+		return -1;
+	}
 	if (!yaml_parser_initialize(&parser))
 		return errf(err, errlen, -1, "%s: out of memory", name);
 	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
@@ -795,6 +926,7 @@ int policy_parse(const char *name, const char *buf, size_t len, struct policy *p
 	}
 	c.doc = &doc;
 	rc = parse_top(&c, p);
+	said_cut(&c);
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
 	if (rc)

@@ -63,11 +63,11 @@ static void test_files_counted(void **state)
 	assert_int_equal(draft_file(&d, "/tmp/out", true, ACCESS_CREATE | ACCESS_WRITE, "sh"), 0);
 	assert_int_equal(draft_fold(&d, DRAFT_FOLD_MIN), 0);
 	assert_int_equal(d.n_rules, 3);
-	expect_in("  # 3 times, by cat, sh\n  - files: '/etc/passwd'\n    access: [read]\n"
+	expect_in("  # 3 times, by cat, sh\n  - files: \"/etc/passwd\"\n    access: [read]\n"
 		  "    action: allow\n");
-	expect_in("  # 1 time, by sh\n  - exec: '/bin/busybox'\n    action: allow\n");
-	expect_in("  - files: '/tmp/out/**'\n    access: [write, create]\n");
-	expect_in("# made by a test\nname: t\nmode: enforce\ndefault: deny\nrules:\n");
+	expect_in("  # 1 time, by sh\n  - exec: \"/bin/busybox\"\n    action: allow\n");
+	expect_in("  - files: \"/tmp/out/**\"\n    access: [write, create]\n");
+	expect_in("# made by a test\nname: \"t\"\nmode: enforce\ndefault: deny\nrules:\n");
 }
 
 /* Rules on one file or folder are written as one, a comment for each access. */
@@ -81,9 +81,9 @@ static void test_one_rule_a_file(void **state)
 	assert_int_equal(draft_file(&d, "/tmp/out", true, ACCESS_CREATE, "sh"), 0);
 	assert_int_equal(draft_fold(&d, DRAFT_FOLD_MIN), 0);
 	expect_in("  # read: 1 time, by helper.sh\n  # exec: 2 times, by work.sh\n"
-		  "  - files: '/tmp/helper.sh'\n    access: [read, exec]\n    action: allow\n");
+		  "  - files: \"/tmp/helper.sh\"\n    access: [read, exec]\n    action: allow\n");
 	expect_in("  # write: 1 time, by sh\n  # create: 1 time, by sh\n"
-		  "  - files: '/tmp/out/**'\n    access: [write, create]\n");
+		  "  - files: \"/tmp/out/**\"\n    access: [write, create]\n");
 }
 
 /* DRAFT_FOLD_MIN files of one folder with one access fold; fewer do not. */
@@ -106,9 +106,9 @@ static void test_fold(void **state)
 	assert_int_equal(draft_file(&d, "/usr/lib/cache", false, ACCESS_WRITE, "ldconfig"), 0);
 	assert_int_equal(draft_fold(&d, DRAFT_FOLD_MIN), 0);
 	expect_in("  # folded: 5 file(s) below /usr/lib (liba.so, libb.so, libc.so, libd.so, ...); "
-		  "5 times, by sh, cat\n  - files: '/usr/lib/**'\n    access: [read]\n");
-	expect_in("  - files: '/usr/lib/cache'\n    access: [write]\n");
-	expect_in("  - files: '/etc/file0'\n");
+		  "5 times, by sh, cat\n  - files: \"/usr/lib/**\"\n    access: [read]\n");
+	expect_in("  - files: \"/usr/lib/cache\"\n    access: [write]\n");
+	expect_in("  - files: \"/etc/file0\"\n");
 	expect_not_in("/etc/**");
 	assert_int_equal(d.n_rules, 1 + 1 + DRAFT_FOLD_MIN - 1);
 }
@@ -126,7 +126,7 @@ static void test_no_root_fold(void **state)
 	}
 	assert_int_equal(draft_fold(&d, DRAFT_FOLD_MIN), 0);
 	assert_int_equal(d.n_rules, 8);
-	expect_not_in("'/**'");
+	expect_not_in("\"/**\"");
 }
 
 /* Folded folders fold on up; a file below a subtree rule joins it when it has its access. */
@@ -145,10 +145,10 @@ static void test_fold_up_and_absorb(void **state)
 	assert_int_equal(draft_file(&d, "/opt/app/m0/log", false, ACCESS_READ | ACCESS_WRITE, "app"), 0);
 	assert_int_equal(draft_fold(&d, DRAFT_FOLD_MIN), 0);
 	/* m0..m3 fold into /opt/app/m?/..., those four into /opt/app's, with top */
-	expect_in("  - files: '/opt/app/**'\n    access: [read]\n");
+	expect_in("  - files: \"/opt/app/**\"\n    access: [read]\n");
 	expect_in("; 17 times, by app\n");
 	/* the log is written too: a rule of its own */
-	expect_in("  - files: '/opt/app/m0/log'\n    access: [read, write]\n");
+	expect_in("  - files: \"/opt/app/m0/log\"\n    access: [read, write]\n");
 	assert_int_equal(d.n_rules, 2);
 }
 
@@ -168,8 +168,8 @@ static void test_network_caps_fixed(void **state)
 	assert_int_equal(draft_note(&d, "%d event(s) lost", 3), 0);
 	assert_int_equal(draft_fold(&d, DRAFT_FOLD_MIN), 0);
 	expect_in("  # 2 times, by nc\n  - network: connect\n    family: inet\n"
-		  "    cidr: '127.0.0.1/32'\n    ports: 7777\n    action: allow\n");
-	expect_in("    family: inet6\n    cidr: '::1/128'\n    ports: 80\n");
+		  "    cidr: \"127.0.0.1/32\"\n    ports: 7777\n    action: allow\n");
+	expect_in("    family: inet6\n    cidr: \"::1/128\"\n    ports: 80\n");
 	expect_in("  - network: connect\n    family: unix\n    action: allow\n");
 	expect_in("  - network: socket\n    family: inet\n    type: stream\n");
 	expect_in("  # sys_admin: 1 time, by mount\n  - capability: sys_admin\n");
@@ -181,12 +181,108 @@ static void test_network_caps_fixed(void **state)
 	expect_in("# made by a test\n# - 3 event(s) lost\n");
 }
 
-/* Paths YAML would read otherwise are quoted. */
+/* The draft, parsed back; fails the test when it does not parse. */
+static void parsed(struct policy *p)
+{
+	char err[1024];
+
+	written();
+	if (policy_parse("draft.yaml", text, strlen(text), p, err, sizeof(err)))
+		fail_msg("the draft does not parse: %s\n%s", err, text);
+}
+
+/* The file rule on @path (by its path as parsed), or fail. */
+static const struct policy_rule *rule_on(const struct policy *p, const char *path, bool subtree)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_rules; i++)
+		if (p->rules[i].kind == RULE_FILES && p->rules[i].file.subtree == subtree &&
+		    !strcmp(p->rules[i].file.path, path))
+			return &p->rules[i];
+	fail_msg("no rule on '%s' in:\n%s", path, text);
+	return NULL;
+}
+
+/* Paths YAML would read otherwise are quoted, and read back as they are. */
 static void test_quoting(void **state)
 {
+	struct policy p;
+
 	(void)state;
-	assert_int_equal(draft_file(&d, "/tmp/it's: #1", false, ACCESS_READ, "cat"), 0);
-	expect_in("  - files: '/tmp/it''s: #1'\n");
+	assert_int_equal(draft_file(&d, "/tmp/it's: #1 \"q\" \\", false, ACCESS_READ, "cat"), 0);
+	expect_in("  - files: \"/tmp/it's: #1 \\\"q\\\" \\\\\"\n");
+	parsed(&p);
+	rule_on(&p, "/tmp/it's: #1 \"q\" \\", false);
+	policy_free(&p);
+}
+
+/*
+ * Issue 24: a confined program named a directory so that the draft's
+ * comment ended, "self_protection: off" followed and "..." ended the
+ * document before the deny rules. Names and comms are escaped: the
+ * draft keeps self-protection on, every rule, and the names as they are.
+ */
+static const char *const hostile[] = {
+	"x\nself_protection: off\n...\n",
+	"x\n---\nname: evil\nrules:\n  - files: /\n    access: [read]\n    action: allow\n",
+	"x\r\n... # \x1b[2J",
+	"#\n- ptrace: allow",
+	"x\"\n  - files: \"/a",
+	"x'\n'",
+	"caf\xc3\xa9 \xe2\x80\xa8 \xc2\x85 \xef\xbb\xbf \xc2\x9b",	/* UTF-8, some of it not printable */
+};
+
+static void test_hostile_names(void **state)
+{
+	char path[256], comm[17];
+	struct policy p;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++) {
+		snprintf(path, sizeof(path), "/tmp/%s", hostile[i]);
+		snprintf(comm, sizeof(comm), "%s", hostile[i]);
+		assert_int_equal(draft_file(&d, path, false, ACCESS_READ, comm), 0);
+		assert_int_equal(draft_socket(&d, AF_INET, SOCK_STREAM, comm), 0);
+		assert_int_equal(draft_cap(&d, 99, comm), 0);	/* a note with the comm */
+	}
+	draft_fixed(&d, RULE_SIGNAL, "x\nsignal: allow");
+	parsed(&p);
+	assert_false(p.no_self_protection);
+	assert_string_equal(p.name, "t");
+	/* each file, the socket rule, and ptrace, mount, module_load deny */
+	assert_int_equal(p.n_rules, i + 1 + 3);
+	for (i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++) {
+		snprintf(path, sizeof(path), "/tmp/%s", hostile[i]);
+		assert_false(rule_on(&p, path, false)->deny);
+	}
+	assert_int_equal(p.rules[p.n_rules - 1].kind, RULE_MODULE_LOAD);
+	assert_true(p.rules[p.n_rules - 1].deny);
+	policy_free(&p);
+	expect_not_in("\n...");
+	expect_not_in("\n---");
+	expect_not_in("self_protection: off\n");
+}
+
+/* A path that cannot be a rule as it is: no rule, an escaped note instead. */
+static void test_unwritable_paths(void **state)
+{
+	struct policy p;
+
+	(void)state;
+	assert_int_equal(draft_file(&d, "/tmp/bad\xff\nself_protection: off", false, ACCESS_READ,
+				    "c"), 0);
+	assert_int_equal(draft_file(&d, "/tmp/*", false, ACCESS_READ, "c"), 0);
+	assert_int_equal(draft_file(&d, "/tmp/**", false, ACCESS_READ, "c"), 0);
+	assert_int_equal(draft_file(&d, "/tmp/ok", false, ACCESS_READ, "c"), 0);
+	assert_int_equal(d.n_rules, 1);
+	expect_in("# - a file whose path has a '*', a final '/', is too long or not UTF-8 (by c), "
+		  "no rule: /tmp/bad\\xff\\nself_protection: off\n");
+	parsed(&p);
+	assert_false(p.no_self_protection);
+	assert_int_equal(p.n_rules, 1 + 4);
+	policy_free(&p);
 }
 
 int main(void)
@@ -199,6 +295,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_fold_up_and_absorb, free_draft),
 		cmocka_unit_test_teardown(test_network_caps_fixed, free_draft),
 		cmocka_unit_test_teardown(test_quoting, free_draft),
+		cmocka_unit_test_teardown(test_hostile_names, free_draft),
+		cmocka_unit_test_teardown(test_unwritable_paths, free_draft),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

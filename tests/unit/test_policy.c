@@ -386,6 +386,79 @@ static void test_every_error(void **state)
 	policy_free(&p);
 }
 
+/*
+ * Issue 24: one document and nothing after it; no NUL inside a scalar;
+ * nesting and events bounded (POLICY_DEPTH_MAX, POLICY_EVENTS_MAX).
+ */
+static void test_stream_refusals(void **state)
+{
+	static char big[8 * POLICY_EVENTS_MAX];
+	const char *rule = "name: x\nrules:\n  - ptrace: deny\n";
+	char yaml[256];
+	size_t n;
+
+	(void)state;
+	/* the control: the same policy, alone, parses */
+	assert_int_equal(parse(rule), 0);
+	policy_free(&p);
+	snprintf(yaml, sizeof(yaml), "%s...\nself_protection: off\n", rule);
+	expect_error(yaml, "t.yaml:5:1:", "text after '...': a policy is one document");
+	snprintf(yaml, sizeof(yaml), "%s---\nname: y\nrules:\n  - mount: deny\n", rule);
+	expect_error(yaml, "t.yaml:4:1:", "a second YAML document");
+	snprintf(yaml, sizeof(yaml), "%s...\n# a comment after the end is nothing\n", rule);
+	assert_int_equal(parse(yaml), 0);
+	policy_free(&p);
+	expect_error("name: x\nrules:\n  - files: \"/\\0/etc/passwd\"\n    access: read\n"
+		     "    action: deny\n", "t.yaml:3:12:", "a NUL byte inside '/'");
+	expect_error("name: x\n\"rules\\0junk\":\n  - ptrace: deny\n", "t.yaml:2:1:",
+		     "a NUL byte inside 'rules'");
+	expect_error("name: \"x\\x00y\"\nrules:\n  - ptrace: deny\n", "t.yaml:1:7:", "a NUL byte");
+	/* the top, then 8 lists: the 8th is the 9th collection nested */
+	expect_error("name: x\nrules: [[[[[[[[]]]]]]]]\n", "t.yaml:2:15:", "nested deeper than 8");
+	assert_int_equal(POLICY_DEPTH_MAX, 8);
+	/* a list of more values than events allowed */
+	n = (size_t)snprintf(big, sizeof(big), "name: x\nrules: [");
+	while (n + 3 < sizeof(big)) {
+		memcpy(big + n, "a,", 2);
+		n += 2;
+	}
+	big[n++] = ']';
+	big[n] = '\0';
+	expect_error(big, "t.yaml:2:", "more than 262144 YAML events");
+}
+
+/* Every error in a rule, not the first; and when err is full, how many more. */
+static void test_errors_within_and_cut(void **state)
+{
+	char yaml[8192];
+	size_t n;
+	int i;
+
+	(void)state;
+	expect_exact("name: x\nrules:\n  - files: /a\n    access: fly\n    action: maybe\n"
+		     "    colour: red\n",
+		     "t.yaml:4:13: unknown access 'fly' (read, write, exec, create, unlink)\n"
+		     "t.yaml:6:5: unknown key 'colour' in a files rule\n"
+		     "t.yaml:5:13: action must be allow or deny, not 'maybe'");
+	n = (size_t)snprintf(yaml, sizeof(yaml), "name: x\nrules:\n");
+	for (i = 0; i < 40; i++)
+		n += (size_t)snprintf(yaml + n, sizeof(yaml) - n,
+				      "  - files: /a%d\n    access: fly\n    action: deny\n", i);
+	expect_error(yaml, "t.yaml:4:13: unknown access 'fly'", "more errors");
+	/* the lines said, then the count of the rest: 40 in all */
+	{
+		unsigned int said = 1, more = 0;
+		const char *l;
+
+		for (l = err; (l = strchr(l, '\n')); l++)
+			said++;
+		assert_non_null(strstr(err, "\n... and "));
+		assert_int_equal(sscanf(strstr(err, "\n... and ") + 1, "... and %u more", &more), 1);
+		assert_int_equal(said - 1 + more, 40);
+		assert_true(strlen(err) < sizeof(err));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -400,6 +473,8 @@ int main(void)
 		cmocka_unit_test(test_duplicates),
 		cmocka_unit_test(test_not_utf8),
 		cmocka_unit_test(test_every_error),
+		cmocka_unit_test(test_stream_refusals),
+		cmocka_unit_test(test_errors_within_and_cut),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

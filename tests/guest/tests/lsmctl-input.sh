@@ -77,6 +77,55 @@ refused "apply through a cgroup namespace's cgroup2 mount" "not the root of the 
 rmdir $cg-ns
 still_fine "after the bad paths"
 
+# run and learn start CMD only once the kernel says it is in its cgroup
+# (issue 24): from a threaded cgroup, the cgroup they make is 'domain
+# invalid' and the write to its cgroup.procs fails; CMD must not run
+# (it would make a file). The control: from a plain cgroup, CMD runs.
+td=/sys/fs/cgroup/input-$backend-td
+mkdir -p $td/t $cg-plain
+echo threaded >$td/t/cgroup.type
+rm -f $d/ran-*
+in_td() { sh -c "echo \$\$ >$td/cgroup.procs && echo \$\$ >$td/t/cgroup.procs && exec $*"; }
+in_cg $cg-plain "$L run $d/working.yaml --backend $backend -- touch $d/ran-control" >$d/out 2>&1
+[ $? -eq 0 ] && [ -e $d/ran-control ] && ok "control: run from a plain cgroup runs CMD" ||
+	not_ok "control: run from a plain cgroup runs CMD" "$(head -3 $d/out)"
+refused "run: CMD in a cgroup it cannot enter is refused" "the command did not enter .*lsmctl-run-" \
+	in_td $L run $d/working.yaml --backend $backend -- touch $d/ran-run
+[ ! -e $d/ran-run ] && ok "run: and CMD did not run" || not_ok "run: and CMD did not run"
+refused "learn: CMD in a cgroup it cannot enter is refused" "the command did not enter .*lsmctl-learn-" \
+	in_td $L learn -o $d/ran.yaml --backend global -- touch $d/ran-learn
+[ ! -e $d/ran-learn ] && ok "learn: and CMD did not run" || not_ok "learn: and CMD did not run"
+rmdir $td/t/lsmctl-* 2>/dev/null
+rmdir $cg-plain
+
+# a draft is data (issue 24): a program under learn names a directory
+# and itself (its comm) so that a raw draft would end a comment, turn
+# self-protection off and end the document before the deny rules
+n=$(printf '%s/x\nself_protection: off\n...\n_' $d); hostile=${n%_}
+n=$(printf '%s/c\n...\n---\n#_' $d); script=${n%_}
+rm -rf "$hostile"
+printf '#!/bin/sh\nmkdir "$1" && echo hi >"$1/f" && cat "$1/f"\n' >"$script"
+chmod +x "$script"
+$L learn -o $d/hostile.yaml --backend global -- "$script" "$hostile" >$d/out 2>&1
+[ $? -eq 0 ] && [ -e "$hostile/f" ] && ok "learn of a program that names things to end the draft" ||
+	not_ok "learn of a program that names things to end the draft" "$(head -3 $d/out)"
+grep -qF 'x\nself_protection: off\n...\n/**"' $d/hostile.yaml &&
+	ok "the draft has the hostile name, escaped, in a rule (its subtree: made in the run)" ||
+	not_ok "the draft has the hostile name, escaped, in a rule (its subtree: made in the run)" "$(grep -n files $d/hostile.yaml | head -5)"
+grep -qF 'by c\n...\n---\n#' $d/hostile.yaml &&
+	ok "the draft has the hostile comm, escaped, in a comment" ||
+	not_ok "the draft has the hostile comm, escaped, in a comment" "$(grep -n 'by c' $d/hostile.yaml | head -3)"
+grep -q '^self_protection\|^\.\.\.\|^---' $d/hostile.yaml &&
+	not_ok "the draft keeps self-protection on and one document" "$(grep -n '^self\|^\.\.\.\|^---' $d/hostile.yaml)" ||
+	ok "the draft keeps self-protection on and one document"
+$L check $d/hostile.yaml >$d/out 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -q "1 module_load 1 signal\|1 module_load$" $d/out &&
+	grep -q "^  - module_load: deny$" $d/hostile.yaml &&
+	ok "check: the draft is valid, its deny rules after the name all there" ||
+	not_ok "check: the draft is valid, its deny rules after the name all there" "status $rc: $(head -3 $d/out)"
+rm -rf "$hostile" "$script"
+
 # a cgroup that vanishes while a policy is applied to it: the apply
 # fails, or it succeeds and the next lsmctl drops the orphaned policy
 ok=0

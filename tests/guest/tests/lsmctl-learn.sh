@@ -53,17 +53,17 @@ grep -q "^lsmctl learn: $w/work.sh exited 0;" $w/session.out &&
 	not_ok "learn: the script ran to the end under the learning policy"
 session cat $w/draft.yaml
 grep -q "^default: deny$" $w/draft.yaml && ok "the draft: default: deny" || not_ok "the draft: default: deny"
-grep -A1 "^  # .* by cat" $w/draft.yaml | grep -q "^  - files: '$w/data/in.txt'$" &&
+grep -A1 "^  # .* by cat" $w/draft.yaml | grep -q "^  - files: \"$w/data/in.txt\"$" &&
 	ok "the draft allows reading in.txt, by cat, with a comment" ||
 	not_ok "the draft allows reading in.txt, by cat, with a comment"
-grep -q "^  - files: '$w/out/\*\*'$" $w/draft.yaml &&
+grep -q "^  - files: \"$w/out/\*\*\"$" $w/draft.yaml &&
 	ok "the draft allows what it made in out/ on out/** (the file is made anew next time)" ||
 	not_ok "the draft allows what it made in out/ on out/**"
-grep -A1 "^  - files: '$w/helper.sh'$" $w/draft.yaml | grep -q "^    access: \[read, exec\]$" &&
-	grep -q "^  - exec: '/lab/bin/lab-try'$" $w/draft.yaml &&
+grep -A1 "^  - files: \"$w/helper.sh\"$" $w/draft.yaml | grep -q "^    access: \[read, exec\]$" &&
+	grep -q "^  - exec: \"/lab/bin/lab-try\"$" $w/draft.yaml &&
 	ok "the draft allows executing (and reading) helper.sh, executing lab-try: a rule a file" ||
 	not_ok "the draft allows executing (and reading) helper.sh, executing lab-try: a rule a file"
-grep -A3 "^  - network: connect$" $w/draft.yaml | grep -q "cidr: '127.0.0.1/32'" &&
+grep -A3 "^  - network: connect$" $w/draft.yaml | grep -q "cidr: \"127.0.0.1/32\"" &&
 	grep -A4 "^  - network: connect$" $w/draft.yaml | grep -q "ports: 7771" &&
 	ok "the draft allows connecting to 127.0.0.1:7771" || not_ok "the draft allows connecting to 127.0.0.1:7771"
 grep -q "^  - ptrace: deny$" $w/draft.yaml && ok "the draft denies ptrace, unused" || not_ok "the draft denies ptrace, unused"
@@ -111,7 +111,7 @@ $L learn -o $w/draft3.yaml --backend $backend --cgroup $cg --timeout 5 2>$w/sess
 rc=$?
 echo 1 >$cg/cgroup.kill	# the reader, and its sleep
 wait $reader
-[ $rc -eq 0 ] && grep -q "^  - files: '$w/data/in.txt'$" $w/draft3.yaml &&
+[ $rc -eq 0 ] && grep -q "^  - files: \"$w/data/in.txt\"$" $w/draft3.yaml &&
 	ok "learn --cgroup: what ran there read in.txt" || not_ok "learn --cgroup: what ran there read in.txt" "status $rc: $(cat $w/session.out)"
 [ -z "$($L list | grep " /ln-$backend ")" ] && ok "learn --cgroup: its policy is detached after" ||
 	not_ok "learn --cgroup: its policy is detached after"
