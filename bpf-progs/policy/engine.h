@@ -92,6 +92,7 @@ enum lab_hook {
 	X(file_fcntl)			\
 	X(file_ioctl)			\
 	X(file_ioctl_compat)		\
+	X(file_receive)			\
 	X(ptrace_access_check)		\
 	X(task_kill)			\
 	X(perf_event_open)		\

@@ -45,6 +45,7 @@
 #define __O_TMPFILE		020000000
 #define F_SETFL			4
 #define F_SETOWN		8
+#define F_SETSIG		10
 #define F_SETOWN_EX		15
 #define F_SETLEASE		1024
 #define SB_KERNMOUNT		(1UL << 22)	/* an internal mount: pipes, sockets, memfds... */

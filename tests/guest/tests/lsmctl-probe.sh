@@ -83,9 +83,10 @@ echo "$out" | grep -qF "  cgroup backend can run: $cgroup_text" &&
 	echo "$out" | grep -q "^  global backend can run: all 23 hooks" &&
 	ok "text: the cgroup backend ($cgroup_text), the global one" ||
 	not_ok "text: the cgroup backend ($cgroup_text), the global one"
-has '"self_protection":{"complete":true,"hooks":29,"missing":\[\]}' &&
-	ok "self-protection is complete: its 29 hooks are there" ||
-	not_ok "self-protection is complete: its 29 hooks are there"
+# (the count is the guard's list, LAB_GUARD_HOOKS: not restated here)
+has '"self_protection":{"complete":true,"hooks":[1-9][0-9]*,"missing":\[\]}' &&
+	ok "self-protection is complete: all its hooks are there" ||
+	not_ok "self-protection is complete: all its hooks are there"
 has '"backends":{"cgroup":true,"global":true},"status":0}' &&
 	ok "-j: both backends, status 0" || not_ok "-j: both backends, status 0"
 

@@ -156,6 +156,8 @@ enum {
 	REQ_TCP_CONNECTED = 't',	/* TCP, connected to 127.0.0.1:25 */
 	REQ_TCP_FRESH = 'n',	/* TCP, not connected */
 	REQ_UDP_FRESH = 'd',	/* UDP, not connected */
+	REQ_OWNED = 'o',	/* a UDP socket whose SIGIO owner is the outsider */
+	REQ_RING = 'r',		/* an io_uring ring with the outsider's SQPOLL thread */
 };
 
 struct uring {
@@ -164,6 +166,7 @@ struct uring {
 	unsigned int *cq_head, *cq_tail, *cq_mask;
 	struct io_uring_sqe *sqes;
 	struct io_uring_cqe *cqes;
+	bool sqpoll;		/* its SQPOLL thread submits */
 };
 
 /* Another name for a file, made in the work directory and undone after. */
@@ -183,6 +186,8 @@ void fill_addr(struct sockaddr_storage *ss, socklen_t *len, int family,
 void outsider_main(int sock);
 int ask_outsider(char req);
 int uring_init(struct uring *r);
+int uring_init_flags(struct uring *r, unsigned int flags);
+int uring_map(struct uring *r, int fd, const struct io_uring_params *params);
 int uring_run(struct uring *r, const struct io_uring_sqe *sqe);
 int run_prog(const char *path, int fd, char *const argv[], char *out, size_t len);
 int prog_verdict(int status, const char *out, const char *marker);
@@ -205,6 +210,7 @@ void test_allow_list(void);
 void test_network(void);	/* net.c */
 void test_ptrace(void);		/* ptrace.c */
 void test_more(void);		/* create.c */
+void test_anchors(void);	/* anchors.c */
 void climb_cleanup(void);
 
 #endif /* LAB_ESCAPES_H */

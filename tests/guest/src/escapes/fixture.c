@@ -458,6 +458,7 @@ static int escapes(void)
 	test_allow_list();
 	test_network();
 	test_ptrace();
+	test_anchors();
 	test_more();
 	summary();
 out:

@@ -10,7 +10,7 @@ struct result {
 	char why[400];
 };
 
-static struct result results[128];
+static struct result results[256];
 static int n_results;
 
 void record(const char *what, const char *verdict, const char *why)

@@ -92,6 +92,10 @@ int recv_fd(int sock)
 	if (recvmsg(sock, &msg, 0) != 1)
 		return -1;
 	c = CMSG_FIRSTHDR(&msg);
+	if (byte == 'y' && !c && (msg.msg_flags & MSG_CTRUNC)) {
+		errno = EPERM;	/* sent, and refused here (security_file_receive) */
+		return -1;
+	}
 	if (byte != 'y' || !c || c->cmsg_type != SCM_RIGHTS)
 		return -1;
 	memcpy(&fd, CMSG_DATA(c), sizeof(int));
@@ -136,6 +140,20 @@ static int outsider_make(char req)
 	case REQ_TCP_FRESH:
 		fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		break;
+	case REQ_OWNED:
+		/* a socket whose SIGIO owner is the outsider */
+		fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (fd >= 0 && fcntl(fd, F_SETOWN, getpid())) {
+			close(fd);
+			fd = -1;
+		}
+		return fd;
+	case REQ_RING: {
+		/* a ring whose SQPOLL thread is the outsider's */
+		struct uring r;
+
+		return uring_init_flags(&r, IORING_SETUP_SQPOLL) ? -1 : r.fd;
+	}
 	}
 	if (fd >= 0 && (req == REQ_UDP_CONNECTED || req == REQ_TCP_CONNECTED) &&
 	    connect(fd, (struct sockaddr *)&ss, len)) {
@@ -180,17 +198,32 @@ int ask_outsider(char req)
 	return recv_fd(srv_sock);
 }
 
-/* Set up a ring of 4 entries: 0, or the errno. */
+/* Set up a ring of 4 entries with @flags (IORING_SETUP_*): 0, or the errno. */
+int uring_init_flags(struct uring *r, unsigned int flags)
+{
+	struct io_uring_params p = { .flags = flags };
+	int fd = syscall(SYS_io_uring_setup, 4, &p);
+
+	if (fd < 0)
+		return errno;
+	return uring_map(r, fd, &p);
+}
+
 int uring_init(struct uring *r)
 {
-	struct io_uring_params p = { 0 };
+	return uring_init_flags(r, 0);
+}
+
+/* Map ring @fd, set up with @p (a ring received: the offsets of one set up alike). */
+int uring_map(struct uring *r, int fd, const struct io_uring_params *params)
+{
+	struct io_uring_params p = *params;
 	size_t sq_len, cq_len;
 	char *sq, *cq;
 	void *sqes;
 
-	r->fd = syscall(SYS_io_uring_setup, 4, &p);
-	if (r->fd < 0)
-		return errno;
+	r->fd = fd;
+	r->sqpoll = !!(p.flags & IORING_SETUP_SQPOLL);
 	sq_len = p.sq_off.array + p.sq_entries * sizeof(unsigned int);
 	cq_len = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
 	if (p.features & IORING_FEAT_SINGLE_MMAP)
@@ -230,7 +263,9 @@ int uring_run(struct uring *r, const struct io_uring_sqe *sqe)
 	r->sqes[idx] = *sqe;
 	r->sq_array[idx] = idx;
 	__atomic_store_n(r->sq_tail, tail + 1, __ATOMIC_RELEASE);
-	if (syscall(SYS_io_uring_enter, r->fd, 1, 1, IORING_ENTER_GETEVENTS, NULL, 0) < 0)
+	/* (SQPOLL: the ring's own thread submits; wake it in case it idled) */
+	if (syscall(SYS_io_uring_enter, r->fd, 1, 1,
+		    IORING_ENTER_GETEVENTS | (r->sqpoll ? IORING_ENTER_SQ_WAKEUP : 0), NULL, 0) < 0)
 		return -errno;
 	head = __atomic_load_n(r->cq_head, __ATOMIC_ACQUIRE);
 	if (head == __atomic_load_n(r->cq_tail, __ATOMIC_ACQUIRE))

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Escapes: requests the kernel runs for the task elsewhere (io_uring's
+ * SQPOLL thread, io-wq, a registered personality), a descriptor that
+ * crosses into the subtree (SCM_RIGHTS), and SIGIO's owner, whose
+ * signal never asks task_kill.
+ */
+#define _GNU_SOURCE
+
+#include "escapes.h"
+
+/* IORING_OP_OPENAT of @path on @r, then IORING_OP_READ of the marker. */
+static int uring_open_read(struct uring *r, const char *path, __u16 personality)
+{
+	struct io_uring_sqe sqe = { 0 };
+	char buf[64];
+	int fd;
+
+	sqe.opcode = IORING_OP_OPENAT;
+	sqe.fd = AT_FDCWD;
+	sqe.addr = (__u64)(uintptr_t)path;
+	sqe.open_flags = O_RDONLY | O_CLOEXEC;
+	sqe.personality = personality;
+	fd = uring_run(r, &sqe);
+	if (fd < 0)
+		return -fd;
+	memset(&sqe, 0, sizeof(sqe));
+	sqe.opcode = IORING_OP_READ;
+	sqe.fd = fd;
+	sqe.addr = (__u64)(uintptr_t)buf;
+	sqe.len = sizeof(buf);
+	sqe.personality = personality;
+	fd = uring_run(r, &sqe);
+	return fd < 0 ? -fd : check_marker(buf, fd);
+}
+
+/* The secret through a ring of the task's own whose SQPOLL thread submits. */
+static int p_uring_sqpoll(const void *path)
+{
+	struct uring r;
+	int err = uring_init_flags(&r, IORING_SETUP_SQPOLL);
+
+	return err ? err : uring_open_read(&r, path, 0);
+}
+
+/* The same under a personality registered first (the task's own creds, kept). */
+static int p_uring_personality(const void *path)
+{
+	struct uring r;
+	int err = uring_init(&r), id;
+
+	if (err)
+		return err;
+	id = syscall(SYS_io_uring_register, r.fd, IORING_REGISTER_PERSONALITY, NULL, 0);
+	if (id < 0)
+		return errno;
+	return uring_open_read(&r, path, id);
+}
+
+/*
+ * A ring the outsider made, with its SQPOLL thread, passed in: its
+ * requests would run in the outsider's thread, outside every policy.
+ * The offsets are those of a ring set up alike here.
+ */
+static int p_uring_received(const void *path)
+{
+	struct io_uring_params p = { .flags = IORING_SETUP_SQPOLL };
+	struct uring r;
+	int fd = ask_outsider(REQ_RING), probe;
+
+	if (fd < 0)
+		return errno == EPERM ? EPERM : BROKEN;
+	probe = syscall(SYS_io_uring_setup, 4, &p);
+	if (probe < 0)
+		return BROKEN;
+	close(probe);
+	if (uring_map(&r, fd, &p))
+		return BROKEN;
+	return uring_open_read(&r, path, 0);
+}
+
+/* F_SETOWN to the task's own process group, then F_SETSIG: SIGIO to the group. */
+static int p_setown_pgrp(const void *arg)
+{
+	int fds[2], err = 0;
+
+	(void)arg;
+	if (pipe(fds))
+		return BROKEN;
+	if (fcntl(fds[0], F_SETOWN, -getpgrp()) || fcntl(fds[0], F_SETSIG, SIGWINCH))
+		err = errno;
+	close(fds[0]);
+	close(fds[1]);
+	return err;
+}
+
+/* A socket whose owner is the outsider, passed in: F_SETSIG (@arg 0) or O_ASYNC on. */
+static int p_owned_fd(const void *arg)
+{
+	int fd = ask_outsider(REQ_OWNED), err = 0, fl;
+
+	if (fd < 0)
+		return BROKEN;
+	if (!arg) {
+		if (fcntl(fd, F_SETSIG, SIGWINCH))
+			err = errno;
+	} else {
+		fl = fcntl(fd, F_GETFL);
+		if (fl < 0 || fcntl(fd, F_SETFL, fl | O_ASYNC))
+			err = errno;
+	}
+	close(fd);
+	return err;
+}
+
+void test_anchors(void)
+{
+	const char *m = cg.main;
+
+	tap_note("--- requests run elsewhere, descriptors passed in, SIGIO's owner");
+	attempt(m, HOLD, true, "io_uring IORING_OP_OPENAT on a ring of its own with SQPOLL",
+		"file_open in the SQPOLL thread, which is the task's and in its cgroup",
+		p_uring_sqpoll, f.secret);
+	attempt(m, HOLD, true, "io_uring IORING_OP_OPENAT under a registered personality",
+		"file_open: the policy is the cgroup's, whatever the credentials",
+		p_uring_personality, f.secret);
+	attempt(m, HOLD, true, "io_uring ring with the outsider's SQPOLL thread, passed in",
+		"self-protection: file_receive refuses a ring (its threads may be outside)",
+		p_uring_received, f.secret);
+	attempt(m, HOLD, true, "F_SETOWN to its own process group (+ F_SETSIG)",
+		"self-protection: an owner inside is the task itself", p_setown_pgrp, NULL);
+	attempt(m, HOLD, true, "F_SETSIG on a socket whose owner is outside, passed in",
+		"self-protection: F_SETSIG only where the owner is the task or nobody",
+		p_owned_fd, NULL);
+	attempt(m, HOLD, true, "O_ASYNC on a socket whose owner is outside, passed in",
+		"self-protection: O_ASYNC only where the owner is the task or nobody",
+		p_owned_fd, "async");
+}
