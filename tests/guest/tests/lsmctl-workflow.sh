@@ -59,11 +59,11 @@ echo "$out" | sed 's/^/# /'
 [ $rc -eq 0 ] && echo "$out" | grep -q "^/tmp/wf-bad.yaml:6:5: warning: /tmp/wf-nonexistent: No such file" &&
 	ok "check: a missing path is a warning, the policy valid" ||
 	not_ok "check: a missing path is a warning, the policy valid" "status $rc"
-echo "$out" | grep -q "^hooks: 5: file_open sb_mount move_mount sb_umount capable$" &&
+echo "$out" | grep -q "^hooks: 7: file_open bprm_check_security ptrace_access_check sb_mount move_mount sb_umount capable$" &&
 	ok "check: the hooks the policy needs" || not_ok "check: the hooks the policy needs"
 slots=$($L probe -j | sed -n 's/.*"hook_slots":\([0-9]*\).*/\1/p')
 if [ "${slots:-0}" -gt 0 ]; then
-	echo "$out" | grep -q "^cgroup backend: 5 hook slot(s), .*this kernel has $slots, [0-9]* taken: fits$" &&
+	echo "$out" | grep -q "^cgroup backend: 7 hook slot(s), .*this kernel has $slots, [0-9]* taken: fits$" &&
 		ok "check: they fit in this kernel's $slots lsm_cgroup hook slots" ||
 		not_ok "check: they fit in this kernel's $slots lsm_cgroup hook slots"
 fi

@@ -157,7 +157,6 @@ enum {
 	REQ_TCP_FRESH = 'n',	/* TCP, not connected */
 	REQ_UDP_FRESH = 'd',	/* UDP, not connected */
 	REQ_OWNED = 'o',	/* a UDP socket whose SIGIO owner is the outsider */
-	REQ_RING = 'r',		/* an io_uring ring with the outsider's SQPOLL thread */
 };
 
 struct uring {

@@ -148,12 +148,6 @@ static int outsider_make(char req)
 			fd = -1;
 		}
 		return fd;
-	case REQ_RING: {
-		/* a ring whose SQPOLL thread is the outsider's */
-		struct uring r;
-
-		return uring_init_flags(&r, IORING_SETUP_SQPOLL) ? -1 : r.fd;
-	}
 	}
 	if (fd >= 0 && (req == REQ_UDP_CONNECTED || req == REQ_TCP_CONNECTED) &&
 	    connect(fd, (struct sockaddr *)&ss, len)) {
