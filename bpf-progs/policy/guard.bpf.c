@@ -514,7 +514,6 @@ static __always_inline int sockios_query(unsigned int cmd)
 	case 0x8938:	/* SIOCGIFCOUNT */
 	case 0x8942:	/* SIOCGIFTXQLEN */
 	case 0x894b:	/* SIOCOUTQNSD */
-	case 0x894c:	/* SIOCGSKNS */
 	case 0x8954:	/* SIOCGARP */
 	case 0x8961:	/* SIOCGRARP */
 	case 0x8970:	/* SIOCGIFMAP */
@@ -630,6 +629,10 @@ static __always_inline int guard_ioctl(__u16 hook, struct file *file, unsigned i
 	case SIOCSPGRP:
 		/* the owner is in the task's memory: as F_SETOWN_EX, refused */
 		return guard_deny(hook, cmd, NULL);
+	case FIOASYNC:
+		/* O_ASYNC by ioctl: as F_SETFL's, for an owner outside */
+		if (!owner_is_caller(file))
+			return guard_deny(hook, cmd, NULL);
 	}
 	if (!is_chardev(file))
 		return guard_sockios(hook, file, cmd);
@@ -761,10 +764,11 @@ GUARD_PROG(capable, const struct cred *cred, struct user_namespace *ns, int cap,
 
 	/*
 	 * The machine's: raw I/O (iopl, ioperm, MSRs), modules, reboot and
-	 * kexec, a terminal's hangup (vhangup) and the console.
+	 * kexec, a terminal's hangup (vhangup) and the console, audit's
+	 * settings (the machine's from any network namespace: failure=panic).
 	 */
 	if (cap == CAP_SYS_RAWIO || cap == CAP_SYS_MODULE || cap == CAP_SYS_BOOT ||
-	    cap == CAP_SYS_TTY_CONFIG)
+	    cap == CAP_SYS_TTY_CONFIG || cap == CAP_AUDIT_CONTROL)
 		return guard_deny(LAB_GUARD_capable, cap, NULL);
 	if (cap != CAP_SYS_ADMIN)
 		return 0;
@@ -887,9 +891,24 @@ GUARD_PROG(netlink_send, struct sock *sk, struct sk_buff *skb)
 	__u16 proto;
 	int i;
 
-	if (!in_init_net(sk))
-		return 0;
+	struct netlink_skb_parms *parms = (void *)skb->cb;
+	int own = !in_init_net(sk);
+
 	proto = sk->sk_protocol;
+	/*
+	 * In a namespace of its own, one rtnetlink message reaches the
+	 * machine's: RTM_NEWNSID names init_net (by an fd or a pid) for
+	 * IFLA_TARGET_NETNSID and IFLA_LINK_NETNSID to act on.
+	 */
+	if (own && proto != NETLINK_ROUTE)
+		return 0;
+	/*
+	 * uevents from userspace reach udev as the kernel's own (rebroadcast
+	 * with portid 0), and a multicast reaches every listener: in init_net
+	 * neither is a read.
+	 */
+	if (!own && (proto == NETLINK_KOBJECT_UEVENT || BPF_CORE_READ(parms, dst_group)))
+		return guard_deny(LAB_GUARD_netlink_send, 0, NULL);
 	data = skb->data;
 	len = skb->len;
 	for (i = 0; i < NL_MAX_MSGS; i++) {
@@ -899,7 +918,7 @@ GUARD_PROG(netlink_send, struct sock *sk, struct sk_buff *skb)
 			break;
 		if (nlh.nlmsg_len < sizeof(nlh))
 			return 0;	/* the kernel stops here too */
-		if (nl_write(proto, nlh.nlmsg_type))
+		if (own ? nlh.nlmsg_type == RTM_NEWNSID : nl_write(proto, nlh.nlmsg_type))
 			return guard_deny(LAB_GUARD_netlink_send, nlh.nlmsg_type, NULL);
 		off += (nlh.nlmsg_len + 3) & ~3u;
 	}

@@ -86,6 +86,8 @@
 #define CAP_SYS_ADMIN		21
 #define CAP_SYS_BOOT		22
 #define CAP_SYS_TTY_CONFIG	26
+#define CAP_AUDIT_CONTROL	30	/* audit's settings: the machine's, in any netns */
+#define RTM_NEWNSID		88
 
 /* linux/ptrace.h */
 #define PTRACE_MODE_ATTACH	0x02
