@@ -237,15 +237,16 @@ fuzz: $(BUILD)/fuzz/fuzz_policy | deps
 		$(BUILD)/fuzz/corpus 2>&1 | \
 		grep -E '^(#[0-9]+[[:space:]]+DONE|Done|stat::number_of_executed_units|==|SUMMARY|fuzz_policy:|artifact_prefix)|runtime error:' ; \
 		test $${PIPESTATUS[0]} -eq 0
+# libFuzzer targets: clang with ASan and UBSan, libyaml linked static.
+FUZZ_CC = $(CLANG) -std=gnu11 -Wall -Wextra -Werror -g -O1 \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_LIBS = -Wl,-Bstatic -lyaml -Wl,-Bdynamic
 $(BUILD)/fuzz/fuzz_policy: tests/fuzz/fuzz_policy.c loader/policy.c loader/policy.h \
 		loader/compile.c loader/compile.h loader/errors.h bpf-progs/policy/engine.h \
 		bpf-progs/policy/limits.h
 	@mkdir -p $(@D)
 	@echo "  FUZZ    $@"
-	@$(CLANG) -std=gnu11 -Wall -Wextra -Werror -g -O1 \
-		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-o $@ tests/fuzz/fuzz_policy.c loader/policy.c loader/compile.c \
-		-Wl,-Bstatic -lyaml -Wl,-Bdynamic
+	@$(FUZZ_CC) -o $@ tests/fuzz/fuzz_policy.c loader/policy.c loader/compile.c $(FUZZ_LIBS)
 
 ## fuzz-draft    libFuzzer on drafts: hostile names written by draft.c, parsed back exactly
 fuzz-draft: $(BUILD)/fuzz/fuzz_draft | deps
@@ -258,10 +259,7 @@ $(BUILD)/fuzz/fuzz_draft: tests/fuzz/fuzz_draft.c loader/draft.c loader/draft.h 
 		loader/policy.h loader/errors.h bpf-progs/policy/limits.h
 	@mkdir -p $(@D)
 	@echo "  FUZZ    $@"
-	@$(CLANG) -std=gnu11 -Wall -Wextra -Werror -g -O1 \
-		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-o $@ tests/fuzz/fuzz_draft.c loader/draft.c loader/policy.c \
-		-Wl,-Bstatic -lyaml -Wl,-Bdynamic
+	@$(FUZZ_CC) -o $@ tests/fuzz/fuzz_draft.c loader/draft.c loader/policy.c $(FUZZ_LIBS)
 
 ## initramfs     busybox + the lab's guest files, for every kernel
 initramfs: $(INITRAMFS)
