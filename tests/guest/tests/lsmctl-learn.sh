@@ -60,7 +60,7 @@ grep -q "^  - files: \"$w/out/\*\*\"$" $w/draft.yaml &&
 	ok "the draft allows what it made in out/ on out/** (the file is made anew next time)" ||
 	not_ok "the draft allows what it made in out/ on out/**"
 grep -A1 "^  - files: \"$w/helper.sh\"$" $w/draft.yaml | grep -q "^    access: \[read, exec\]$" &&
-	grep -q "^  - exec: \"/lab/bin/lab-try\"$" $w/draft.yaml &&
+	grep -A1 "^  - files: \"/lab/bin/lab-try\"$" $w/draft.yaml | grep -q "^    access: \[read, exec\]$" &&
 	ok "the draft allows executing (and reading) helper.sh, executing lab-try: a rule a file" ||
 	not_ok "the draft allows executing (and reading) helper.sh, executing lab-try: a rule a file"
 grep -A3 "^  - network: connect$" $w/draft.yaml | grep -q "cidr: \"127.0.0.1/32\"" &&
