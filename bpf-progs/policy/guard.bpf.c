@@ -566,6 +566,81 @@ static __always_inline int ioctl_harmless(unsigned int cmd)
 	return 0;
 }
 
+/*
+ * ioctl on a file, a directory or a block device: the terminal
+ * queries above (isatty() asks TCGETS of every file), the file
+ * system's queries, and the writes a write(2) through the same
+ * descriptor could make: a clone or a dedupe into it, its attribute
+ * flags, discard and zeroing of a device, each only when the
+ * descriptor is open for writing (the kernel asks that of the clone
+ * and the device's writes, not of FS_IOC_SETFLAGS: chattr +i needs
+ * only the file's owner, and root is every file's). Everything else is
+ * refused: FIFREEZE, FITRIM, EXT4_IOC_SHUTDOWN and their kin reach the
+ * whole file system; BLKRRPART, BLKFLSBUF, BLKPG, LOOP_SET_FD and the
+ * rest the device; encryption keys and fs-verity the machine; a file
+ * system's private ioctls do what their driver does.
+ */
+static __always_inline int fs_ioctl_allowed(struct file *file, unsigned int cmd)
+{
+	if (ioctl_harmless(cmd))
+		return 1;
+	switch (cmd) {
+	case FIBMAP:
+	case FIGETBSZ:
+	case FIOQSIZE:
+	case FS_IOC_GETFLAGS:
+	case FS_IOC32_GETFLAGS:
+	case FS_IOC_GETVERSION:
+	case FS_IOC32_GETVERSION:
+	case FS_IOC_FIEMAP:
+	case FS_IOC_FSGETXATTR:
+	case FS_IOC_GETFSLABEL:
+	case HDIO_GETGEO:
+	case NS_GET_USERNS:	/* a namespace's owner, parent, type: lsns */
+	case NS_GET_PARENT:
+	case NS_GET_NSTYPE:
+	case NS_GET_OWNER_UID:
+	case BLKROGET:
+	case BLKGETSIZE:
+	case BLKRAGET:
+	case BLKFRAGET:
+	case BLKSECTGET:
+	case BLKSSZGET:
+	case BLKIOMIN:
+	case BLKIOOPT:
+	case BLKALIGNOFF:
+	case BLKPBSZGET:
+	case BLKDISCARDZEROES:
+	case BLKROTATIONAL:
+	case BLKBSZGET:
+	case BLKBSZGET_32:
+	case BLKGETSIZE64:
+	case BLKGETSIZE64_32:
+	case BLKGETDISKSEQ:
+	case BLKGETZONESZ:
+	case BLKGETNRZONES:
+		return 1;
+	case FS_IOC_SETFLAGS:
+	case FS_IOC32_SETFLAGS:
+	case FS_IOC_FSSETXATTR:
+	case FICLONE:
+	case FICLONERANGE:
+	case FIDEDUPERANGE:
+	case BLKDISCARD:
+	case BLKSECDISCARD:
+	case BLKZEROOUT:
+		return !!(file->f_mode & FMODE_WRITE);
+	}
+	return 0;
+}
+
+static __always_inline int is_fs_object(struct file *file)
+{
+	unsigned int type = file->f_inode->i_mode & S_IFMT;
+
+	return type == S_IFREG || type == S_IFDIR || type == S_IFBLK;
+}
+
 static __always_inline int is_socket(struct file *file)
 {
 	return (file->f_inode->i_mode & S_IFMT) == S_IFSOCK;
@@ -634,6 +709,8 @@ static __always_inline int guard_ioctl(__u16 hook, struct file *file, unsigned i
 		if (!owner_is_caller(file))
 			return guard_deny(hook, cmd, NULL);
 	}
+	if (is_fs_object(file))
+		return fs_ioctl_allowed(file, cmd) ? 0 : guard_deny(hook, cmd, NULL);
 	if (!is_chardev(file))
 		return guard_sockios(hook, file, cmd);
 	if (ioctl_harmless(cmd))

@@ -136,6 +136,57 @@
 #define TIOCGLCKTRMIOS		0x5456
 #define TIOCGICOUNT		0x545D
 
+/*
+ * The guard's allow-list on files, directories and block devices
+ * (uapi/linux/fs.h, uapi/asm-generic/ioctls.h; 64-bit numbers, then a
+ * compat caller's where its size differs): queries, and the writes
+ * the descriptor's own FMODE_WRITE stands for.
+ */
+#define FIBMAP			0x1
+#define FIGETBSZ		0x2
+#define FIOQSIZE		0x5460
+#define FS_IOC_GETFLAGS		0x80086601
+#define FS_IOC32_GETFLAGS	0x80046601
+#define FS_IOC_GETVERSION	0x80087601
+#define FS_IOC32_GETVERSION	0x80047601
+#define FS_IOC_FIEMAP		0xC020660B
+#define FS_IOC_FSGETXATTR	0x801C581F
+#define FS_IOC_GETFSLABEL	0x81009431
+#define HDIO_GETGEO		0x0301
+#define NS_GET_USERNS		0xB701	/* uapi/linux/nsfs.h: nsfs files are S_IFREG */
+#define NS_GET_PARENT		0xB702
+#define NS_GET_NSTYPE		0xB703
+#define NS_GET_OWNER_UID	0xB704
+#define BLKROGET		0x125E
+#define BLKGETSIZE		0x1260
+#define BLKRAGET		0x1263
+#define BLKFRAGET		0x1265
+#define BLKSECTGET		0x1267
+#define BLKSSZGET		0x1268
+#define BLKIOMIN		0x1278
+#define BLKIOOPT		0x1279
+#define BLKALIGNOFF		0x127A
+#define BLKPBSZGET		0x127B
+#define BLKDISCARDZEROES	0x127C
+#define BLKROTATIONAL		0x127E
+#define BLKBSZGET		0x80081270
+#define BLKGETSIZE64		0x80081272
+#define BLKBSZGET_32		0x80041270	/* size_t's */
+#define BLKGETSIZE64_32		0x80041272
+#define BLKGETDISKSEQ		0x80081280
+#define BLKGETZONESZ		0x80041284
+#define BLKGETNRZONES		0x80041285
+/* writes: allowed on a descriptor open for writing */
+#define FS_IOC_SETFLAGS		0x40086602
+#define FS_IOC32_SETFLAGS	0x40046602
+#define FS_IOC_FSSETXATTR	0x401C5820
+#define FICLONE			0x40049409
+#define FICLONERANGE		0x4020940D
+#define FIDEDUPERANGE		0xC0189436
+#define BLKDISCARD		0x1277
+#define BLKSECDISCARD		0x127D
+#define BLKZEROOUT		0x127F
+
 /* linux/kdev_t.h, uapi/linux/major.h, linux/tty_driver.h, linux/pid.h */
 #define LAB_MINORBITS		20
 #define TTYAUX_MAJOR		5	/* 5:0 /dev/tty, 5:2 /dev/ptmx (5:1 is the console) */
