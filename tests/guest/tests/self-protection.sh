@@ -227,6 +227,12 @@ check "F_SETOWN to itself still works inside" in_cg $cg "exec $P setown \$\$"
 # passed in): the probe sets the owner before it moves into the cgroup
 (trap '' IO; exec sleep 300) &
 v=$!
+# (SIGIO kills: once it runs sleep, the victim ignores it)
+n=0
+while [ "$(cat /proc/$v/comm 2>/dev/null)" != sleep ] && [ $n -lt 100 ]; do
+	usleep 10000
+	n=$((n + 1))
+done
 if $P fioasync $v $ctl >$lab_out 2>&1; then
 	ok "control: FIOASYNC on a socket owned by a task outside works in $ctl"
 else
