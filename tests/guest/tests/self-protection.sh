@@ -319,6 +319,7 @@ check "and the same uevent multicast" in_cg $cg "unshare -n $P nl-send 15 1"
 # CAP_AUDIT_CONTROL, which AUDIT_GET needs as AUDIT_SET does
 held "AUDIT_GET over NETLINK_AUDIT (CAP_AUDIT_CONTROL)" "$P audit get"
 held "AUDIT_SET over NETLINK_AUDIT, with an empty mask" "$P audit set"
+held "AUDIT_GET from a network namespace of its own" "unshare -n $P audit get"
 
 # the machine: what lockdown guards, reboot's capability, cgroups outside
 held "reboot(2)'s CAP_SYS_BOOT (LINUX_REBOOT_CMD_CAD_ON)" "$P cad-on"
