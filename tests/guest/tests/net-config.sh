@@ -22,7 +22,7 @@ have_nft=0 have_legacy=0
 nft list tables >$lab_out 2>&1 && have_nft=1
 iptables-legacy -t nat -S >>$lab_out 2>&1 && have_legacy=1
 if [ $have_nft = 0 ] && [ $have_legacy = 0 ]; then
-	skip "net-config" "no netfilter in this kernel ($LAB_VARIANT): $(head -c 200 $lab_out)"
+	skip "net-config" "no netfilter in this kernel ($LAB_VARIANT): $(head -n 1 $lab_out | head -c 200)"
 	rmdir $cg $ctl
 	exit 0
 fi
