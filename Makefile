@@ -36,6 +36,9 @@ GUEST_LIB_DEPS := $(GUEST_LIB) tests/guest/lib/lab_test.h
 GUEST_BIN_SRCS := $(wildcard bench/src/*.c demo/*.c)
 GUEST_BINS := $(patsubst %.c,$(BUILD)/guest/bin/%,$(notdir $(GUEST_BIN_SRCS))) $(BUILD)/guest/bin/lsmctl
 INITRAMFS := $(BUILD)/initramfs.cpio
+# Debian's iptables and nft go in the guest (net-config), with the
+# iptables extensions they load by name (not in ldd's list).
+XTABLES_DIR := /usr/lib/$(shell gcc -print-multiarch)/xtables
 # Policies the LSM guest tests load, compiled on the host and never
 # loaded into it: AppArmor profiles (apparmor_parser -Q against the 6.1
 # guest's feature set, dumped from its /sys/kernel/security/apparmor/
@@ -270,6 +273,7 @@ $(INITRAMFS): tests/vm/mkinitramfs.sh tests/guest/init \
 		$(LANDLOCK_KSFT) $(TEST_PROGS)
 	@tests/vm/mkinitramfs.sh $@ $(BUILD)/guest/tests=lab/tests \
 		$(BUILD)/guest/bin=lab/bin $(BUILD)/bpf=lab/bpf +bpftool +mkreiserfs \
+		+iptables-nft +iptables-legacy +nft $(XTABLES_DIR)=$(XTABLES_DIR) \
 		$(BUILD)/guest/acpi=kernel/firmware/acpi $(BUILD)/guest/landlock=lab/landlock \
 		$(BUILD)/guest/test_progs=lab/test_progs \
 		$(BUILD)/guest/apparmor=lab/apparmor $(BUILD)/guest/selinux=lab/selinux \

@@ -27,8 +27,14 @@ tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 # What the guest needs from modules: the scratch disk (virtio on PCI) and
 # its ext4, with the crc32c ext4's metadata checksums ask the crypto API
 # for (the guest has no modprobe for the kernel to call); binfmt_misc,
-# whose register self-protection-open tries (the lab kernels have none).
-modules=(virtio_pci virtio_blk ext4 crc32c_generic binfmt_misc)
+# whose register self-protection-open tries (the lab kernels have none);
+# netfilter for Debian's iptables (nft and legacy) and nft with a DNAT
+# rule on OUTPUT (net-config): nf_tables with its NAT chain and
+# expression, nft_compat and xt_nat for iptables-nft's DNAT target,
+# ip_tables and iptable_nat for iptables-legacy, xt_tcpudp for --dport.
+modules=(virtio_pci virtio_blk ext4 crc32c_generic binfmt_misc
+	nf_tables nft_chain_nat nft_nat nft_compat xt_nat xt_tcpudp
+	ip_tables iptable_nat iptable_filter)
 
 say() { printf 'kernel debian: %s\n' "$*"; }
 die() { printf 'kernel debian: error: %s\n' "$*" >&2; exit 1; }

@@ -15,6 +15,7 @@ pkgs=(
 	libcmocka-dev
 	reiserfsprogs libcap-dev
 	gnuplot-nox flake8
+	iptables nftables
 )
 
 missing=()

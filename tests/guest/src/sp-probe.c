@@ -40,6 +40,15 @@
  *   sp-probe mtu get|set       SIOCGIFMTU of lo; set: SIOCSIFMTU to that MTU
  *   sp-probe ipt-replace       setsockopt(IPT_SO_SET_REPLACE) with an empty
  *                              "filter" replacement on a raw socket
+ *   sp-probe audit get|set     AUDIT_GET, or AUDIT_SET with an empty mask (changes
+ *                              nothing), over NETLINK_AUDIT: CAP_AUDIT_CONTROL's
+ *   sp-probe nl-send PROTO GROUP  a netlink message on protocol PROTO to this
+ *                              socket's own port and, GROUP nonzero, multicast
+ *                              group GROUP, where a listener must receive it
+ *   sp-probe newnsid PID       RTM_NEWNSID: an nsid, here, for PID's netns
+ *   sp-probe fioasync PID CGROUP  a socket's owner set to PID (0: this process)
+ *                              here, then this process moved to CGROUP, then
+ *                              ioctl(FIOASYNC) and a write (SIGIO to PID)
  *
  * SIGIO is ignored here, so that an owner set to this process survives.
  */
@@ -48,7 +57,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <linux/audit.h>
 #include <linux/mount.h>
+#include <linux/net_namespace.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <arpa/inet.h>
@@ -269,12 +280,12 @@ static int mount_setattr_nosuid(const char *dir, long high)
 	       errno : 0;
 }
 
-/* One netlink send of @len bytes at @buf on NETLINK_ROUTE; the first error answered. */
-static int rtnl_send(const void *buf, size_t len)
+/* One netlink send of @len bytes at @buf on @proto; the first error answered. */
+static int nl_send(int proto, const void *buf, size_t len)
 {
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
 	char ans[8192];
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE), err = 0;
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, proto), err = 0;
 	ssize_t n;
 
 	if (fd < 0)
@@ -295,6 +306,11 @@ static int rtnl_send(const void *buf, size_t len)
 	}
 	close(fd);
 	return err;
+}
+
+static int rtnl_send(const void *buf, size_t len)
+{
+	return nl_send(NETLINK_ROUTE, buf, len);
 }
 
 struct addr_req {
@@ -391,6 +407,146 @@ static int ipt_replace(void)
 	return setsockopt(fd, SOL_IP, 64, buf, sizeof(buf)) ? errno : 0;
 }
 
+/* AUDIT_GET, or AUDIT_SET with an empty mask: both need CAP_AUDIT_CONTROL */
+static int audit(const char *op)
+{
+	struct {
+		struct nlmsghdr h;
+		struct audit_status s;
+	} r;
+	int set = !strcmp(op, "set");
+
+	memset(&r, 0, sizeof(r));
+	r.h.nlmsg_len = set ? sizeof(r) : NLMSG_LENGTH(0);
+	r.h.nlmsg_type = set ? AUDIT_SET : AUDIT_GET;
+	r.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	return nl_send(NETLINK_AUDIT, &r, r.h.nlmsg_len);
+}
+
+static int nl_socket(int proto, __u32 groups, __u32 *portid)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = groups };
+	socklen_t len = sizeof(sa);
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, proto);
+
+	if (fd < 0)
+		return -errno;
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    getsockname(fd, (struct sockaddr *)&sa, &len)) {
+		close(fd);
+		return -errno;
+	}
+	*portid = sa.nl_pid;
+	return fd;
+}
+
+/* Whether @fd has a message holding @tag queued (it reads them all). */
+static int nl_got(int fd, const char *tag)
+{
+	char buf[8192];
+	ssize_t n;
+	int got = 0;
+
+	while ((n = recv(fd, buf, sizeof(buf) - 1, MSG_DONTWAIT)) > 0)
+		if (memmem(buf, n, tag, strlen(tag)))
+			got = 1;
+	return got;
+}
+
+/*
+ * A message sent to the sender's own port and, @group nonzero, to that
+ * multicast group, which a second socket has joined: the kernel's
+ * broadcast skips the port named, so the listener gets it by multicast
+ * only. On NETLINK_KOBJECT_UEVENT the message is uevent-shaped, for a
+ * device that does not exist; no kernel socket is addressed.
+ */
+static int nl_send_to(int proto, unsigned int group)
+{
+	static const char msg[] = "add@/devices/lab-sp-probe\0ACTION=add\0"
+				  "DEVPATH=/devices/lab-sp-probe\0SUBSYSTEM=lab\0SEQNUM=1";
+	struct sockaddr_nl to = { .nl_family = AF_NETLINK };
+	int fd, lfd = -1, err = 0;
+	__u32 self, lport;
+
+	if (group > 32)
+		return EINVAL;
+	fd = nl_socket(proto, 0, &self);
+	if (fd < 0)
+		return -fd;
+	if (group) {
+		lfd = nl_socket(proto, 1u << (group - 1), &lport);
+		if (lfd < 0) {
+			close(fd);
+			return -lfd;
+		}
+	}
+	to.nl_pid = self;
+	to.nl_groups = group ? 1u << (group - 1) : 0;
+	if (sendto(fd, msg, sizeof(msg), 0, (struct sockaddr *)&to, sizeof(to)) < 0)
+		err = errno;
+	else if (!nl_got(fd, "lab-sp-probe") || (group && !nl_got(lfd, "lab-sp-probe")))
+		err = ENOMSG;	/* sent, but not received where it was sent */
+	if (lfd >= 0)
+		close(lfd);
+	close(fd);
+	return err;
+}
+
+/* RTM_NEWNSID: an nsid here for the network namespace of task @pid */
+static int newnsid(pid_t pid)
+{
+	struct {
+		struct nlmsghdr h;
+		struct rtgenmsg g;
+		char pad[3];
+		struct rtattr nsid_rta;
+		__s32 nsid;
+		struct rtattr pid_rta;
+		__u32 pid;
+	} r;
+
+	memset(&r, 0, sizeof(r));
+	r.h.nlmsg_len = sizeof(r);
+	r.h.nlmsg_type = RTM_NEWNSID;
+	r.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	r.g.rtgen_family = AF_UNSPEC;
+	r.nsid_rta.rta_len = RTA_LENGTH(sizeof(r.nsid));
+	r.nsid_rta.rta_type = NETNSA_NSID;
+	r.nsid = -1;	/* the kernel picks one */
+	r.pid_rta.rta_len = RTA_LENGTH(sizeof(r.pid));
+	r.pid_rta.rta_type = NETNSA_PID;
+	r.pid = pid;
+	return rtnl_send(&r, sizeof(r));
+}
+
+/*
+ * The owner set where this process starts (outside any policy: there the
+ * guard asks nothing), then into @cgroup, then O_ASYNC by ioctl.
+ */
+static int fioasync(pid_t pid, const char *cgroup)
+{
+	char path[4096], me[32];
+	int p[2], fd, on = 1, rc = 0;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, p))
+		return errno;
+	if (fcntl(p[0], F_SETOWN, pid ? pid : getpid()))
+		return errno;
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cgroup);
+	snprintf(me, sizeof(me), "%d", (int)getpid());
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, me, strlen(me)) < 0) {
+		fprintf(stderr, "sp-probe: cannot move into %s: %s\n", cgroup, strerror(errno));
+		return EINVAL;
+	}
+	close(fd);
+	if (ioctl(p[0], FIOASYNC, &on) || write(p[1], "x", 1) != 1)
+		rc = errno;
+	close(p[0]);
+	close(p[1]);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "";
@@ -450,12 +606,21 @@ int main(int argc, char **argv)
 		err = mtu(arg);
 	else if (argc == 2 && !strcmp(what, "ipt-replace"))
 		err = ipt_replace();
+	else if (argc == 3 && !strcmp(what, "audit"))
+		err = audit(arg);
+	else if (argc == 4 && !strcmp(what, "nl-send"))
+		err = nl_send_to(atoi(arg), atoi(argv[3]));
+	else if (argc == 3 && !strcmp(what, "newnsid"))
+		err = newnsid(atoi(arg));
+	else if (argc == 4 && !strcmp(what, "fioasync"))
+		err = fioasync(atoi(arg), argv[3]);
 	else {
 		fprintf(stderr, "usage: sp-probe objget|objget-ro|mapid-rw|flock PATH | "
 			"setown|setown-ex|fiosetown|perf|prlimit PID | tty-async | tiocsti | cad-on | "
 			"socket FAMILY | fsopen | open-tree|mount-setattr DIR | flood N PATH | "
 			"pivot-root NEW OLD | tiocsctty-hi | lease PATH | mount-setattr-hi DIR | "
-			"rtnl-addr add|del | rtnl-getlink | rtnl-batch | mtu get|set | ipt-replace\n");
+			"rtnl-addr add|del | rtnl-getlink | rtnl-batch | mtu get|set | ipt-replace | "
+			"audit get|set | nl-send PROTO GROUP | newnsid PID | fioasync PID CGROUP\n");
 		return 2;
 	}
 	printf("sp-probe: %s %s: %s\n", what, arg, err ? strerror(err) : "ok");

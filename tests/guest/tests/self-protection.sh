@@ -223,6 +223,26 @@ for how in setown setown-ex fiosetown; do
 	kill -0 $v 2>/dev/null && kill $v
 done
 check "F_SETOWN to itself still works inside" in_cg $cg "exec $P setown \$\$"
+# O_ASYNC by ioctl on a file whose owner was set outside (inherited, or
+# passed in): the probe sets the owner before it moves into the cgroup
+(trap '' IO; exec sleep 300) &
+v=$!
+# (SIGIO kills: once it runs sleep, the victim ignores it)
+n=0
+while [ "$(cat /proc/$v/comm 2>/dev/null)" != sleep ] && [ $n -lt 100 ]; do
+	usleep 10000
+	n=$((n + 1))
+done
+if $P fioasync $v $ctl >$lab_out 2>&1; then
+	ok "control: FIOASYNC on a socket owned by a task outside works in $ctl"
+else
+	not_ok "control: FIOASYNC on a socket owned by a task outside works in $ctl" "$(cat $lab_out)"
+fi
+$P fioasync $v $cg >$lab_out 2>&1
+says_eperm $lab_out && ok "held: FIOASYNC on a socket owned by a task outside (EPERM)" ||
+	not_ok "held: FIOASYNC on a socket owned by a task outside" "no EPERM: $(cat $lab_out)"
+kill $v
+check "FIOASYNC on a socket it owns itself still works inside" $P fioasync 0 $cg
 held "O_ASYNC on a terminal (SIGIO to its foreground group)" "$P tty-async"
 held "TIOCSCTTY 0x100000001 (1 to the kernel: steal a terminal)" "$P tiocsctty-hi"
 held "a lease on a file (every other open waits for it)" "$P lease $secret.lease"
@@ -273,6 +293,33 @@ expect_eperm "IPT_SO_SET_REPLACE (iptables' table replacement)" "$P ipt-replace"
 check "in a network namespace of its own (unshare -n), RTM_NEWADDR works inside" \
 	in_cg $cg "unshare -n $P rtnl-addr add"
 check "and SIOCSIFMTU there" in_cg $cg "unshare -n $P mtu set"
+# one message reaches the machine's network from a namespace of its own:
+# RTM_NEWNSID, an nsid there for init_net (pid 1's), which
+# IFLA_TARGET_NETNSID and IFLA_LINK_NETNSID then name
+held "RTM_NEWNSID for init_net in a network namespace of its own" "unshare -n $P newnsid 1"
+unshare -n sleep 300 &
+other=$!
+sleep 0.2
+held "RTM_NEWNSID in init_net, for another namespace" "$P newnsid $other"
+kill $other
+# in init_net: a uevent (udev takes it as the kernel's) and any multicast
+# (every listener); each sent to the sender's port too, where a listener
+# must get it for the send to count
+check "a netlink unicast (NETLINK_USERSOCK, to its own port) still works inside" \
+	in_cg $cg "$P nl-send 2 0"
+held "a netlink multicast (NETLINK_USERSOCK, group 1) in init_net" "$P nl-send 2 1"
+held "a uevent multicast (NETLINK_KOBJECT_UEVENT, group 1) in init_net" "$P nl-send 15 1"
+held "a uevent sent to its own port only (NETLINK_KOBJECT_UEVENT) in init_net" "$P nl-send 15 0"
+check "in a network namespace of its own, the same multicast works inside" \
+	in_cg $cg "unshare -n $P nl-send 2 1"
+check "and the same uevent multicast" in_cg $cg "unshare -n $P nl-send 15 1"
+
+# audit's settings are the machine's from any network namespace
+# (failure=2 with a rate limit panics it, enabled=2 locks them till reboot):
+# CAP_AUDIT_CONTROL, which AUDIT_GET needs as AUDIT_SET does
+held "AUDIT_GET over NETLINK_AUDIT (CAP_AUDIT_CONTROL)" "$P audit get"
+held "AUDIT_SET over NETLINK_AUDIT, with an empty mask" "$P audit set"
+held "AUDIT_GET from a network namespace of its own" "unshare -n $P audit get"
 
 # the machine: what lockdown guards, reboot's capability, cgroups outside
 held "reboot(2)'s CAP_SYS_BOOT (LINUX_REBOOT_CMD_CAD_ON)" "$P cad-on"
