@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Escapes: the fourth review's (issue #24 item 9), kernel interfaces of
+ * the machine that a capability reaches without any hook the guard
+ * uses: the clock (CAP_SYS_TIME), the machine's host and domain names
+ * (CAP_SYS_ADMIN in the initial UTS namespace), the kernel log's
+ * console level (syslog(2), CAP_SYSLOG), process accounting for the
+ * initial pid namespace (acct(2), CAP_SYS_PACCT), and a page of the
+ * page cache that a task outside maps, poisoned (MADV_HWPOISON,
+ * CAP_SYS_ADMIN). Each one acts on the machine, not on the subtree,
+ * and each attempt sets what it touches to the value it already had
+ * (but the poisoned page, which is the test's own file's).
+ */
+#define _GNU_SOURCE
+#include <sys/klog.h>
+#include <sys/mman.h>
+#include <sys/timex.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "escapes.h"
+
+#ifndef MADV_HWPOISON
+#define MADV_HWPOISON	100
+#endif
+#define SYSLOG_ACTION_CONSOLE_LEVEL	8
+
+/* clock_settime(CLOCK_REALTIME) to what it reads: the machine's clock. */
+static int p_settime(const void *arg)
+{
+	struct timespec ts;
+
+	(void)arg;
+	if (clock_gettime(CLOCK_REALTIME, &ts))
+		return BROKEN;
+	return clock_settime(CLOCK_REALTIME, &ts) ? errno : 0;
+}
+
+/* adjtimex(ADJ_FREQUENCY) to the frequency it reads: the machine's NTP state. */
+static int p_adjtimex(const void *arg)
+{
+	struct timex tx = { 0 };
+
+	(void)arg;
+	if (adjtimex(&tx) < 0)
+		return BROKEN;
+	tx.modes = ADJ_FREQUENCY;
+	return adjtimex(&tx) < 0 ? errno : 0;
+}
+
+/* sethostname() and setdomainname() to what they are, in the initial UTS namespace. */
+static int p_hostname(const void *arg)
+{
+	char host[65] = "", domain[65] = "";
+
+	(void)arg;
+	if (gethostname(host, sizeof(host) - 1) || getdomainname(domain, sizeof(domain) - 1))
+		return BROKEN;
+	if (sethostname(host, strlen(host)))
+		return errno;
+	return setdomainname(domain, strlen(domain)) ? errno : 0;
+}
+
+/* syslog(SYSLOG_ACTION_CONSOLE_LEVEL) to the level /proc/sys/kernel/printk says. */
+static int p_console_level(const void *arg)
+{
+	char buf[64];
+	int level;
+
+	(void)arg;
+	if (read_str("/proc/sys/kernel/printk", buf, sizeof(buf)) || sscanf(buf, "%d", &level) != 1)
+		return BROKEN;
+	return klogctl(SYSLOG_ACTION_CONSOLE_LEVEL, NULL, level) ? errno : 0;
+}
+
+/*
+ * acct(2) on, to a file of the test's, then off: BSD process accounting
+ * of the pid namespace, the machine's (every exit outside is written,
+ * and acct(NULL) turns off an administrator's accounting).
+ */
+static int p_acct(const void *arg)
+{
+	char name[PLEN];
+	int err = 0;
+
+	(void)arg;
+	snprintf(name, sizeof(name), "/tmp/review4-acct-%d", getpid());
+	if (put_str(name, "", 0600))
+		return BROKEN;
+	if (acct(name))
+		err = errno;
+	else if (acct(NULL))
+		err = errno;
+	unlink(name);
+	return err;
+}
+
+/*
+ * madvise(MADV_HWPOISON) on a page of @arg, a tmpfs file that a task
+ * outside maps: memory_failure() takes the page cache's page away, and
+ * every task that maps it gets SIGBUS at its next touch (on tmpfs and
+ * ramfs the page stays poisoned: the file's data is lost). Kernels
+ * without CONFIG_MEMORY_FAILURE (lsm) say EINVAL: not in this kernel.
+ */
+static int p_hwpoison(const void *arg)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	int fd = open(arg, O_RDONLY | O_CLOEXEC), err = 0;
+	volatile char *p;
+
+	if (fd < 0)
+		return BROKEN;
+	p = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return BROKEN;
+	(void)p[0];
+	if (madvise((void *)p, page, MADV_HWPOISON))
+		err = errno == EINVAL ? ENOSYS : errno;
+	munmap((void *)p, page);
+	return err;
+}
+
+/*
+ * A task outside (in the root cgroup, as the test runs) that maps @path
+ * and touches its first page when it reads a byte from @go: it exits 0,
+ * or dies of SIGBUS when the page was poisoned meanwhile.
+ */
+static pid_t victim(const char *path, int *go)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	int fds[2], ready[2], fd;
+	volatile char *p;
+	char c;
+	pid_t pid;
+
+	if (pipe(fds) || pipe(ready))
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		close(fds[1]);
+		close(ready[0]);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		p = fd < 0 ? MAP_FAILED : mmap(NULL, page, PROT_READ, MAP_SHARED, fd, 0);
+		if (p == MAP_FAILED)
+			_exit(BROKEN);
+		c = p[0];
+		if (write(ready[1], &c, 1) != 1 || read(fds[0], &c, 1) != 1)
+			_exit(BROKEN);
+		c = p[0];	/* SIGBUS here when the page was poisoned */
+		_exit(c == 'V' ? 0 : BROKEN);
+	}
+	close(fds[0]);
+	close(ready[1]);
+	if (read(ready[0], &c, 1) != 1) {
+		close(ready[0]);
+		close(fds[1]);
+		waitpid(pid, NULL, 0);
+		return -1;
+	}
+	close(ready[0]);
+	*go = fds[1];
+	return pid;
+}
+
+/* The victim's fate after the poisoning attempt, for the summary. */
+static void victim_fate(pid_t pid, int go, const char *who)
+{
+	char what[160];
+	int status;
+
+	if (write(go, "x", 1) != 1)
+		tap_note("wake the victim: %s", strerror(errno));
+	close(go);
+	if (waitpid(pid, &status, 0) < 0)
+		return;
+	snprintf(what, sizeof(what), "(info) a task outside touching the page %s tried to poison: %s",
+		 who, WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS ? "killed by SIGBUS" :
+		 WIFEXITED(status) && !WEXITSTATUS(status) ? "read it" : "other end");
+	tap_note("%s", what);
+	record(what, WIFSIGNALED(status) ? "its page was poisoned" : "unharmed", NULL);
+}
+
+/* A fresh tmpfs file of one page of 'V's for a victim: 0 or an errno. */
+static int victim_file(char *path, size_t len, const char *tag)
+{
+	char page[4096];
+
+	snprintf(path, len, "/tmp/review4-%s-%s-%d", tag, lab_backend, getpid());
+	memset(page, 'V', sizeof(page) - 1);
+	page[sizeof(page) - 1] = '\0';
+	return put_str(path, page, 0644);
+}
+
+static void test_hwpoison(const char *m)
+{
+	char ctl_file[PLEN], atk_file[PLEN];
+	int go_ctl = -1, go_atk = -1, rc;
+	pid_t v_ctl, v_atk;
+	const char *what = "madvise(MADV_HWPOISON) on a tmpfs page a task outside maps";
+
+	if (victim_file(ctl_file, sizeof(ctl_file), "ctl") ||
+	    victim_file(atk_file, sizeof(atk_file), "atk")) {
+		skip(what, "could not make the victims' files in /tmp");
+		return;
+	}
+	v_ctl = victim(ctl_file, &go_ctl);
+	v_atk = victim(atk_file, &go_atk);
+	if (v_ctl < 0 || v_atk < 0) {
+		skip(what, "could not start the victims");
+		goto out;
+	}
+	rc = control(cg.ctl, what, p_hwpoison, ctl_file);
+	victim_fate(v_ctl, go_ctl, "the control");
+	v_ctl = -1;
+	if (rc == ENOSYS) {
+		record(what, "skipped (EINVAL: no CONFIG_MEMORY_FAILURE)", NULL);
+		goto out;
+	}
+	attempt(m, HOLD, false, what,
+		"memory_failure(): SIGBUS to every task outside that maps the page, the "
+		"tmpfs file's data lost (capable(CAP_SYS_ADMIN) from madvise, no other hook)",
+		p_hwpoison, atk_file);
+	victim_fate(v_atk, go_atk, "the confined task");
+	v_atk = -1;
+out:
+	if (v_ctl > 0) {
+		close(go_ctl);
+		kill(v_ctl, SIGKILL);
+		waitpid(v_ctl, NULL, 0);
+	}
+	if (v_atk > 0) {
+		close(go_atk);
+		kill(v_atk, SIGKILL);
+		waitpid(v_atk, NULL, 0);
+	}
+	unlink(ctl_file);
+	unlink(atk_file);
+}
+
+void test_review4(void)
+{
+	const char *m = cg.main;
+
+	tap_note("--- the machine's kernel interfaces a capability reaches (review 4)");
+	attempt(m, HOLD, true, "clock_settime(CLOCK_REALTIME): the machine's clock",
+		"CAP_SYS_TIME: every task outside runs on this clock (TLS, Kerberos, cron, "
+		"logs, timeouts); the settime hook", p_settime, NULL);
+	attempt(m, HOLD, true, "adjtimex(ADJ_FREQUENCY): the machine's clock discipline",
+		"CAP_SYS_TIME: the settime hook", p_adjtimex, NULL);
+	attempt(m, HOLD, true, "sethostname() and setdomainname() in the initial UTS namespace",
+		"CAP_SYS_ADMIN on the machine's names (logs, mail, Kerberos, cluster membership)",
+		p_hostname, NULL);
+	attempt(m, HOLD, true, "syslog(SYSLOG_ACTION_CONSOLE_LEVEL): the machine's console",
+		"CAP_SYSLOG: console level, on and off, and clearing the kernel's log are "
+		"the machine's; the syslog hook", p_console_level, NULL);
+	attempt(m, HOLD, true, "acct(): process accounting of the initial pid namespace",
+		"CAP_SYS_PACCT: every exit outside written to a file of the subtree's, "
+		"acct(NULL) turns the machine's accounting off (no hook for off)", p_acct, NULL);
+	test_hwpoison(m);
+}
