@@ -12,6 +12,9 @@
  * (but the poisoned page, which is the test's own file's).
  */
 #define _GNU_SOURCE
+#include <linux/filter.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <sys/klog.h>
 #include <sys/mman.h>
 #include <sys/timex.h>
@@ -24,6 +27,9 @@
 #define MADV_HWPOISON	100
 #endif
 #define SYSLOG_ACTION_CONSOLE_LEVEL	8
+#define PORT_REUSE	2626	/* a service outside listens here with SO_REUSEPORT */
+
+static int reuse_out = -1;	/* the service's listener, the runner's */
 
 /* clock_settime(CLOCK_REALTIME) to what it reads: the machine's clock. */
 static int p_settime(const void *arg)
@@ -241,6 +247,95 @@ out:
 	unlink(atk_file);
 }
 
+/* A TCP listener on 127.0.0.1:PORT_REUSE with SO_REUSEPORT, or -1. */
+static int reuse_listener(void)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int one = 1, fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -1;
+	fill_addr(&ss, &len, AF_INET, "127.0.0.1", PORT_REUSE);
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one)) ||
+	    bind(fd, (struct sockaddr *)&ss, len) || listen(fd, 16)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Join the reuseport group of the service outside (same port, same uid
+ * 0, SO_REUSEPORT), steer the group to itself with a classic BPF
+ * program (SO_ATTACH_REUSEPORT_CBPF: no bpf() call, so the guard's bpf
+ * hook never sees it), then connect as any client would: 0 when its
+ * own listener took the connection meant for the service.
+ */
+static int p_reuseport(const void *arg)
+{
+	struct sock_filter code[] = { BPF_STMT(BPF_RET | BPF_K, 1) };	/* the group's 2nd */
+	struct sock_fprog prog = { .len = 1, .filter = code };
+	struct sockaddr_storage ss;
+	struct pollfd pfd;
+	socklen_t len;
+	int l, c, a, err = 0;
+
+	(void)arg;
+	close(reuse_out);	/* inherited from the runner: not the task's to use */
+	l = reuse_listener();
+	if (l < 0)
+		return errno;
+	if (setsockopt(l, SOL_SOCKET, SO_ATTACH_REUSEPORT_CBPF, &prog, sizeof(prog))) {
+		err = errno;
+		goto out;
+	}
+	fill_addr(&ss, &len, AF_INET, "127.0.0.1", PORT_REUSE);
+	c = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (c < 0 || connect(c, (struct sockaddr *)&ss, len)) {
+		err = BROKEN;
+		goto out;
+	}
+	pfd = (struct pollfd){ .fd = l, .events = POLLIN };
+	a = poll(&pfd, 1, 2000) == 1 ? accept4(l, NULL, NULL, SOCK_CLOEXEC) : -1;
+	err = a >= 0 ? 0 : EAGAIN;	/* the service outside took it */
+	if (a >= 0)
+		close(a);
+	close(c);
+out:
+	close(l);
+	return err;
+}
+
+/* The connections the service outside got meanwhile, accepted and closed. */
+static void reuse_drain(void)
+{
+	int fd;
+
+	while ((fd = accept4(reuse_out, NULL, NULL, SOCK_CLOEXEC)) >= 0)
+		close(fd);
+}
+
+static void test_reuseport(const char *m)
+{
+	const char *what = "bind to a service outside's port with SO_REUSEPORT, steer its "
+			   "connections to itself (SO_ATTACH_REUSEPORT_CBPF)";
+
+	reuse_out = reuse_listener();
+	if (reuse_out < 0) {
+		skip(what, "no listener of the service's on 127.0.0.1:2626");
+		return;
+	}
+	attempt(m, HOLD, true, what,
+		"a reuseport group is shared with the socket outside: every connection to "
+		"the service (its clients' data, credentials) reaches the subtree; the "
+		"policy has no bind rule on the port, and none would name the group",
+		p_reuseport, NULL);
+	reuse_drain();
+	close(reuse_out);
+	reuse_out = -1;
+}
+
 void test_review4(void)
 {
 	const char *m = cg.main;
@@ -261,4 +356,5 @@ void test_review4(void)
 		"CAP_SYS_PACCT: every exit outside written to a file of the subtree's, "
 		"acct(NULL) turns the machine's accounting off (no hook for off)", p_acct, NULL);
 	test_hwpoison(m);
+	test_reuseport(m);
 }
