@@ -15,8 +15,10 @@
 #include <linux/filter.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/klog.h>
 #include <sys/mman.h>
+#include <sys/shm.h>
 #include <sys/timex.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -336,6 +338,66 @@ static void test_reuseport(const char *m)
 	reuse_out = -1;
 }
 
+/*
+ * A SysV shared memory segment of a task outside (mode 0600, root's):
+ * attached and read from inside. docs/threat-model.md lists SysV IPC
+ * as reachable; of the lab's kernels only Debian's has CONFIG_SYSVIPC,
+ * so this runs there (IPC_RMID, or SETVAL on a semaphore, would work
+ * as well). @arg: the segment's id.
+ */
+static int p_shm(const void *arg)
+{
+	int id = *(const int *)arg;
+	const char *p = shmat(id, NULL, SHM_RDONLY);
+	int err;
+
+	if (p == (void *)-1)
+		return errno;
+	err = strncmp(p, "OUTSIDE", 7) ? BROKEN : 0;
+	shmdt(p);
+	return err;
+}
+
+static void test_sysv(const char *m)
+{
+	const char *what = "shmat() a SysV segment of a task outside (mode 0600), read it";
+	int id = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+	char *p;
+
+	if (id < 0) {
+		skip(what, errno == ENOSYS ? "not in this kernel (ENOSYS: no CONFIG_SYSVIPC)" :
+			   "shmget() outside failed");
+		return;
+	}
+	p = shmat(id, NULL, 0);
+	if (p != (void *)-1) {
+		strcpy(p, "OUTSIDE");
+		shmdt(p);
+	}
+	attempt(m, DOC, true, what,
+		"SysV IPC is the machine's (no IPC namespace of the subtree's): listed as "
+		"reachable in docs/threat-model.md (Debian's kernel has it; stock and lsm "
+		"do not)", p_shm, &id);
+	shmctl(id, IPC_RMID, NULL);
+}
+
+/*
+ * SCHED_FIFO for itself (CAP_SYS_NICE): a real-time task is not held by
+ * its cgroup's cpu.max or cpu.weight (no RT_GROUP_SCHED), only by the
+ * machine's RT throttle (95% of each CPU by default), so a busy loop
+ * takes the machine's CPUs from every task outside. Set, then back.
+ */
+static int p_sched_fifo(const void *arg)
+{
+	struct sched_param sp = { .sched_priority = 1 }, none = { 0 };
+
+	(void)arg;
+	if (sched_setscheduler(0, SCHED_FIFO, &sp))
+		return errno;
+	sched_setscheduler(0, SCHED_OTHER, &none);
+	return 0;
+}
+
 void test_review4(void)
 {
 	const char *m = cg.main;
@@ -355,6 +417,11 @@ void test_review4(void)
 	attempt(m, HOLD, true, "acct(): process accounting of the initial pid namespace",
 		"CAP_SYS_PACCT: every exit outside written to a file of the subtree's, "
 		"acct(NULL) turns the machine's accounting off (no hook for off)", p_acct, NULL);
+	attempt(m, GAP, true, "sched_setscheduler(SCHED_FIFO) on itself",
+		"CAP_SYS_NICE: real-time tasks escape the cgroup's cpu.max and cpu.weight; "
+		"a busy loop takes 95% of each CPU from every task outside (the "
+		"task_setscheduler hook)", p_sched_fifo, NULL);
 	test_hwpoison(m);
 	test_reuseport(m);
+	test_sysv(m);
 }
