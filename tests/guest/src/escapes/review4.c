@@ -18,6 +18,7 @@
 #include <sched.h>
 #include <sys/klog.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/shm.h>
 #include <sys/timex.h>
 #include <sys/wait.h>
@@ -398,6 +399,71 @@ static int p_sched_fifo(const void *arg)
 	return 0;
 }
 
+/*
+ * A task outside in a mount namespace of its own (a container's, or a
+ * service's with its private mounts), entered by a pidfd: pidfd_open()
+ * asks no ptrace check, and setns() with a pidfd none either
+ * (/proc/PID/ns/ of the same task is refused by the guard's
+ * ptrace_access_check). 0 when the task sees the outsider's private
+ * mount after it.
+ */
+#define NS_DIR		"/tmp/review4-ns"
+#define NS_MARK		NS_DIR "/outside-mark"
+static pid_t ns_holder = -1;
+
+static int p_setns_pidfd(const void *arg)
+{
+	int fd = syscall(SYS_pidfd_open, ns_holder, 0);
+
+	(void)arg;
+	if (fd < 0)
+		return errno;
+	if (setns(fd, CLONE_NEWNS))
+		return errno;
+	close(fd);
+	return access(NS_MARK, F_OK) ? BROKEN : 0;
+}
+
+static void test_setns_pidfd(const char *m)
+{
+	const char *what = "setns() by pidfd into a task outside's mount namespace";
+	int ready[2];
+	char c;
+
+	if (pipe(ready) || (mkdir(NS_DIR, 0755) && errno != EEXIST))
+		return;
+	fflush(NULL);
+	ns_holder = fork();
+	if (ns_holder == 0) {
+		close(ready[0]);
+		if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		    mount("review4", NS_DIR, "tmpfs", 0, "mode=0755") || put_str(NS_MARK, "", 0644))
+			_exit(BROKEN);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(BROKEN);
+		for (;;)
+			pause();
+	}
+	close(ready[1]);
+	if (ns_holder < 0 || read(ready[0], &c, 1) != 1) {
+		skip(what, "could not start the task outside");
+	} else {
+		attempt(m, HOLD, true, what,
+			"the namespaces of a task outside are objects outside: a container's "
+			"or a service's mounts (files no rule names, read-only binds left "
+			"behind), by the same door its UTS, IPC, pid and network namespaces "
+			"(no LSM hook at setns in 6.1; pidfd_open asks no ptrace check)",
+			p_setns_pidfd, NULL);
+	}
+	close(ready[0]);
+	if (ns_holder > 0) {
+		kill(ns_holder, SIGKILL);
+		waitpid(ns_holder, NULL, 0);
+	}
+	ns_holder = -1;
+	rmdir(NS_DIR);
+}
+
 void test_review4(void)
 {
 	const char *m = cg.main;
@@ -424,4 +490,5 @@ void test_review4(void)
 	test_hwpoison(m);
 	test_reuseport(m);
 	test_sysv(m);
+	test_setns_pidfd(m);
 }
