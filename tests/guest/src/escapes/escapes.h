@@ -14,7 +14,9 @@
  * links, renames, handles, passed descriptors, climbs), mount.c
  * (mounts and namespaces), exec.c (exec and the allow-list), net.c,
  * ptrace.c (another task's memory, /proc and descriptors), create.c
- * (the other doors to creating and writing); harness.c runs and
+ * (the other doors to creating and writing), anchors.c (requests run
+ * elsewhere, descriptors passed in, SIGIO's owner), review4.c (the
+ * machine's kernel interfaces a capability reaches); harness.c runs and
  * records the attempts, fixture.c sets up and tears down.
  *
  * Each attempt is one TAP line that says what was tried and how it
@@ -210,6 +212,7 @@ void test_network(void);	/* net.c */
 void test_ptrace(void);		/* ptrace.c */
 void test_more(void);		/* create.c */
 void test_anchors(void);	/* anchors.c */
+void test_review4(void);	/* review4.c */
 void climb_cleanup(void);
 
 #endif /* LAB_ESCAPES_H */

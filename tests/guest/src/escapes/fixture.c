@@ -459,6 +459,7 @@ static int escapes(void)
 	test_network();
 	test_ptrace();
 	test_anchors();
+	test_review4();
 	test_more();
 	summary();
 out:
