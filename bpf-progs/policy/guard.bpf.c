@@ -834,26 +834,92 @@ GUARD_PROG(move_mount, const struct path *from_path, const struct path *to_path)
  * The new mount API (mount_api.bpf.h; mount_setattr could make
  * /sys/fs/bpf read-only under lsmctl), and capabilities of the machine.
  */
+/*
+ * Capabilities over the machine's namespaces, by allow-list: those whose
+ * object is the task's own or is judged by a hook of its own here or
+ * in the rules (files: the DAC and ownership ones, MKNOD, LEASE,
+ * LINUX_IMMUTABLE; tasks: KILL, SYS_PTRACE; the network: NET_*; its
+ * credentials: SETUID, SETGID, SETPCAP, SETFCAP; SYS_CHROOT, IPC_*,
+ * AUDIT_WRITE (a record as itself), CHECKPOINT_RESTORE). Every other
+ * one is the machine's: modules, raw I/O, reboot, the clock and alarms,
+ * accounting, scheduling and resource reserves, the console and the
+ * kernel's log, audit's settings and log, other LSMs' policies,
+ * perf and BPF, suspend, and any capability 6.1 does not know.
+ */
+#define CAPS_OF_ITS_OWN							\
+	(BIT_ULL(CAP_CHOWN) | BIT_ULL(CAP_DAC_OVERRIDE) |		\
+	 BIT_ULL(CAP_DAC_READ_SEARCH) | BIT_ULL(CAP_FOWNER) |		\
+	 BIT_ULL(CAP_FSETID) | BIT_ULL(CAP_KILL) | BIT_ULL(CAP_SETGID) |	\
+	 BIT_ULL(CAP_SETUID) | BIT_ULL(CAP_SETPCAP) |			\
+	 BIT_ULL(CAP_LINUX_IMMUTABLE) | BIT_ULL(CAP_NET_BIND_SERVICE) |	\
+	 BIT_ULL(CAP_NET_BROADCAST) | BIT_ULL(CAP_NET_ADMIN) |		\
+	 BIT_ULL(CAP_NET_RAW) | BIT_ULL(CAP_IPC_LOCK) |			\
+	 BIT_ULL(CAP_IPC_OWNER) | BIT_ULL(CAP_SYS_CHROOT) |		\
+	 BIT_ULL(CAP_SYS_PTRACE) | BIT_ULL(CAP_MKNOD) | BIT_ULL(CAP_LEASE) |	\
+	 BIT_ULL(CAP_AUDIT_WRITE) | BIT_ULL(CAP_SETFCAP) |		\
+	 BIT_ULL(CAP_CHECKPOINT_RESTORE))
+
+/*
+ * CAP_SYS_ADMIN, by the system call that asks it: namespaces of its
+ * own (clone, unshare, setns: entering one outside asks ptrace's check
+ * first), calls whose object a guard hook judges (ioctl, fcntl, mount,
+ * umount, move_mount, bpf, perf_event_open, fanotify, setsockopt, a
+ * netlink message by its send, an open by file_open, a read or write
+ * of what was opened), its own process (prctl, seccomp, ptrace's
+ * seccomp requests), and the host and domain names of a UTS namespace
+ * of its own. Every other call is refused: swapon, quotactl, syslog,
+ * madvise's MADV_HWPOISON, ioprio_set, SysV IPC objects of others,
+ * keyrings, the new mount API (mount_api.bpf.h), and calls not known
+ * here.
+ */
+static __always_inline int sys_admin_allowed(long nr)
+{
+	struct task_struct *task;
+
+	switch (nr) {
+	case NR_READ: case NR_WRITE: case NR_OPEN: case NR_IOCTL: case NR_PREAD64:
+	case NR_PWRITE64: case NR_READV: case NR_WRITEV: case NR_SENDTO: case NR_SENDMSG:
+	case NR_SETSOCKOPT: case NR_CLONE: case NR_FORK: case NR_VFORK: case NR_FCNTL:
+	case NR_PTRACE: case NR_PRCTL: case NR_MOUNT: case NR_UMOUNT2: case NR_OPENAT:
+	case NR_UNSHARE: case NR_PERF_EVENT_OPEN: case NR_FANOTIFY_INIT:
+	case NR_FANOTIFY_MARK: case NR_SENDMMSG: case NR_SETNS: case NR_SECCOMP:
+	case NR_BPF: case NR_MOVE_MOUNT: case NR_CLONE3: case NR_OPENAT2:
+		return 1;
+	case NR_SETHOSTNAME:
+	case NR_SETDOMAINNAME:
+		task = bpf_get_current_task_btf();
+		return BPF_CORE_READ(task, nsproxy, uts_ns, ns.inum) != PROC_UTS_INIT_INO;
+	}
+	return 0;
+}
+
 GUARD_PROG(capable, const struct cred *cred, struct user_namespace *ns, int cap,
 	     unsigned int opts)
 {
+	struct guard_req req = { .hook = LAB_GUARD_capable, .ask = GUARD_DENY, .number = cap };
 	long nr;
 
-	/*
-	 * The machine's: raw I/O (iopl, ioperm, MSRs), modules, reboot and
-	 * kexec, a terminal's hangup (vhangup) and the console, audit's
-	 * settings (the machine's from any network namespace: failure=panic).
-	 */
-	if (cap == CAP_SYS_RAWIO || cap == CAP_SYS_MODULE || cap == CAP_SYS_BOOT ||
-	    cap == CAP_SYS_TTY_CONFIG || cap == CAP_AUDIT_CONTROL)
-		return guard_deny(LAB_GUARD_capable, cap, NULL);
-	if (cap != CAP_SYS_ADMIN)
+	if (cap == CAP_SYS_ADMIN) {
+		nr = current_syscall();
+		/* the new mount API and swap: in any user namespace */
+		if (mount_api_syscall(nr) || nr == NR_SWAPON || nr == NR_SWAPOFF) {
+			req.number = (__u32)nr;
+			return guard(&req);
+		}
+		/* a user namespace of its own: its objects are its own */
+		if (BPF_CORE_READ(ns, level) || sys_admin_allowed(nr))
+			return 0;
+		req.number = (__u32)nr;
+	} else if ((unsigned int)cap < 64 && (CAPS_OF_ITS_OWN & BIT_ULL(cap))) {
 		return 0;
-	nr = current_syscall();
-	/* and swap, where pages of tasks outside are written */
-	if (!mount_api_syscall(nr) && nr != NR_SWAPON && nr != NR_SWAPOFF)
+	} else if (BPF_CORE_READ(ns, level) && cap != CAP_SYS_MODULE && cap != CAP_SYS_RAWIO &&
+		   cap != CAP_SYS_BOOT && cap != CAP_SYS_TTY_CONFIG && cap != CAP_AUDIT_CONTROL) {
+		/* the kernel asks these of init_user_ns: a lower one's are its own */
 		return 0;
-	return guard_deny(LAB_GUARD_capable, (__u32)nr, NULL);
+	}
+	/* the kernel asking for itself, quietly (a reserve, a limit): refused, not reported */
+	req.quiet = !!(opts & CAP_OPT_NOAUDIT);
+	return guard(&req);
 }
 
 /*
@@ -895,6 +961,23 @@ GUARD_PROG(path_notify, const struct path *path, u64 mask, unsigned int obj_type
  */
 GUARD_PROG(socket_setsockopt, struct socket *sock, int level, int optname)
 {
+	/*
+	 * A port's sharers in the machine's namespace: SO_REUSEPORT joins
+	 * the group of a listener outside that set it (same uid: root is
+	 * every service's), and a program on the group (a classic one, no
+	 * bpf() call) then steers every connection to the task; on UDP,
+	 * SO_REUSEADDR shares a bound port and the last socket takes its
+	 * unicast datagrams.
+	 */
+	if (level == SOL_SOCKET) {
+		if (optname != SO_REUSEPORT && optname != SO_ATTACH_REUSEPORT_CBPF &&
+		    optname != SO_ATTACH_REUSEPORT_EBPF &&
+		    (optname != SO_REUSEADDR || sock->type != SOCK_DGRAM))
+			return 0;
+		if (!in_init_net(sock->sk))
+			return 0;
+		return guard_deny(LAB_GUARD_socket_setsockopt, (__u32)optname, NULL);
+	}
 	if (level != SOL_IP && level != SOL_IPV6)
 		return 0;
 	if (optname != 64 && optname != 65 &&

@@ -15,6 +15,11 @@
 #define AF_INET			2
 #define AF_INET6		10
 #define SOL_IP			0
+#define SOL_SOCKET		1
+#define SO_REUSEADDR		2
+#define SO_REUSEPORT		15
+#define SO_ATTACH_REUSEPORT_CBPF 51
+#define SO_ATTACH_REUSEPORT_EBPF 52
 #define SOL_IPV6		41
 #define NETLINK_ROUTE		0
 #define NETLINK_USERSOCK	2
@@ -80,13 +85,39 @@
 #define PSTOREFS_MAGIC		0x6165676C
 #define PROC_SUPER_MAGIC	0x9fa0
 
-/* uapi/linux/capability.h */
+/* uapi/linux/capability.h, linux/security.h */
+#define CAP_CHOWN		0
+#define CAP_DAC_OVERRIDE	1
+#define CAP_DAC_READ_SEARCH	2
+#define CAP_FOWNER		3
+#define CAP_FSETID		4
+#define CAP_KILL		5
+#define CAP_SETGID		6
+#define CAP_SETUID		7
+#define CAP_SETPCAP		8
+#define CAP_LINUX_IMMUTABLE	9
+#define CAP_NET_BIND_SERVICE	10
+#define CAP_NET_BROADCAST	11
+#define CAP_NET_ADMIN		12
+#define CAP_NET_RAW		13
+#define CAP_IPC_LOCK		14
+#define CAP_IPC_OWNER		15
 #define CAP_SYS_MODULE		16
 #define CAP_SYS_RAWIO		17
+#define CAP_SYS_CHROOT		18
+#define CAP_SYS_PTRACE		19
 #define CAP_SYS_ADMIN		21
 #define CAP_SYS_BOOT		22
 #define CAP_SYS_TTY_CONFIG	26
+#define CAP_MKNOD		27
+#define CAP_LEASE		28
+#define CAP_AUDIT_WRITE		29
 #define CAP_AUDIT_CONTROL	30	/* audit's settings: the machine's, in any netns */
+#define CAP_SETFCAP		31
+#define CAP_CHECKPOINT_RESTORE	40
+#define CAP_OPT_NOAUDIT		(1U << 1)
+#define BIT_ULL(n)		(1ULL << (n))
+#define PROC_UTS_INIT_INO	0xEFFFFFFEU	/* linux/proc_ns.h: the machine's UTS namespace */
 #define RTM_NEWNSID		88
 
 /* linux/ptrace.h */

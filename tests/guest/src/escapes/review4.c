@@ -483,10 +483,10 @@ void test_review4(void)
 	attempt(m, HOLD, true, "acct(): process accounting of the initial pid namespace",
 		"CAP_SYS_PACCT: every exit outside written to a file of the subtree's, "
 		"acct(NULL) turns the machine's accounting off (no hook for off)", p_acct, NULL);
-	attempt(m, GAP, true, "sched_setscheduler(SCHED_FIFO) on itself",
-		"CAP_SYS_NICE: real-time tasks escape the cgroup's cpu.max and cpu.weight; "
-		"a busy loop takes 95% of each CPU from every task outside (the "
-		"task_setscheduler hook)", p_sched_fifo, NULL);
+	attempt(m, HOLD, true, "sched_setscheduler(SCHED_FIFO) on itself",
+		"CAP_SYS_NICE is the machine's: real-time tasks escape the cgroup's cpu.max "
+		"and cpu.weight, a busy loop takes 95% of each CPU from every task outside",
+		p_sched_fifo, NULL);
 	test_hwpoison(m);
 	test_reuseport(m);
 	test_sysv(m);
