@@ -268,6 +268,15 @@ if [ -e /proc/irq/default_smp_affinity ]; then
 else
 	skip "write a /proc file of the machine's" "no /proc/irq in this kernel"
 fi
+# capabilities by allow-list: the machine's names are refused (held
+# above's kin, escapes review4.c), a UTS namespace of its own is its own
+held "set the machine's host name (to itself)" "hostname \$(hostname)"
+if unshare -u true 2>/dev/null; then
+	check "in a UTS namespace of its own (unshare -u), sethostname works" \
+		in_cg $cg "unshare -u sh -c 'hostname sp-inner && [ \$(hostname) = sp-inner ]'"
+else
+	skip "in a UTS namespace of its own, sethostname works" "no UTS namespaces in this kernel"
+fi
 held "raise its own cgroup's limit (cgroup.max.descendants)" "echo max >$cg/cgroup.max.descendants"
 check "limits below its cgroup are still its own" in_cg $cg "echo max >$cg/inner/cgroup.max.descendants"
 held "open a sysfs file for writing (/sys/bus/pci/rescan)" "exec 3>>/sys/bus/pci/rescan"
