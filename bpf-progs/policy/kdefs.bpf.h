@@ -63,11 +63,15 @@
 #define S_IFCHR			0020000
 #define S_IFSOCK		0140000
 
-/* uapi/linux/major.h: /dev/mem 1:1, /dev/kmem 1:2, /dev/port 1:4 */
+/* uapi/linux/major.h, drivers/char/mem.c: /dev/mem 1:1 ... /dev/kmsg 1:11 */
 #define MEM_MAJOR		1
-#define MEM_MINOR		1
-#define KMEM_MINOR		2
-#define PORT_MINOR		4
+#define NULL_MINOR		3
+#define ZERO_MINOR		5
+#define FULL_MINOR		7
+#define RANDOM_MINOR		8
+#define URANDOM_MINOR		9
+#define KMSG_MINOR		11
+#define TTY_MAJOR		4
 
 /* uapi/linux/magic.h */
 #define BPF_FS_MAGIC		0xcafe4a11
@@ -218,8 +222,7 @@
 #define BLKSECDISCARD		0x127D
 #define BLKZEROOUT		0x127F
 
-/* linux/kdev_t.h, uapi/linux/major.h, linux/tty_driver.h, linux/pid.h */
-#define LAB_MINORBITS		20
+/* uapi/linux/major.h, linux/tty_driver.h, linux/pid.h */
 #define TTYAUX_MAJOR		5	/* 5:0 /dev/tty, 5:2 /dev/ptmx (5:1 is the console) */
 #define UNIX98_PTY_MASTER_MAJOR	128	/* 128..135 */
 #define UNIX98_PTY_SLAVE_MAJOR	136	/* 136..143 */

@@ -68,6 +68,34 @@ static __always_inline __u32 proc_pid_of(struct dentry *d)
 	return pid;
 }
 
+/*
+ * Character devices by allow-list: a device is the machine's, and what
+ * an open reaches is whatever its driver does (keystrokes typed
+ * outside read from an input device, or typed into every session
+ * through uinput and uhid; the kernel's log written by /dev/kmsg;
+ * watchdogs, TPMs, tun devices in init_net, FUSE). Open: the memory
+ * devices with nothing behind them (null, zero, full, random,
+ * urandom), /dev/kmsg for reading, terminals (their ioctls pass the
+ * guard's allow-list, and writing to one is output, not its input),
+ * /dev/tty, /dev/console, /dev/ptmx and ptys.
+ */
+static __always_inline int chardev_allowed(dev_t rdev, unsigned int mode)
+{
+	unsigned int major = LAB_MAJOR(rdev), minor = LAB_MINOR(rdev);
+
+	switch (major) {
+	case MEM_MAJOR:
+		return minor == NULL_MINOR || minor == ZERO_MINOR || minor == FULL_MINOR ||
+		       minor == RANDOM_MINOR || minor == URANDOM_MINOR ||
+		       (minor == KMSG_MINOR && !(mode & FMODE_WRITE));
+	case TTY_MAJOR:			/* virtual consoles, serial ports */
+	case TTYAUX_MAJOR:		/* /dev/tty, /dev/console, /dev/ptmx */
+		return 1;
+	}
+	/* pty masters and slaves */
+	return major >= UNIX98_PTY_MASTER_MAJOR && major < UNIX98_PTY_SLAVE_MAJOR + 8;
+}
+
 /* What self-protection asks of opening @file: LAB_SELF_DENY, _CGROUP, _LIMIT or 0. */
 static __always_inline __u8 self_at_open(struct file *file, struct cgroup **cgroup)
 {
@@ -76,19 +104,12 @@ static __always_inline __u8 self_at_open(struct file *file, struct cgroup **cgro
 	unsigned int mode = file->f_mode;
 	unsigned long magic = d->d_sb->s_magic;
 	struct kernfs_node *kn;
-	dev_t rdev;
 	__u32 pid;
 
 	if (!inode)
 		return 0;
-	if ((inode->i_mode & S_IFMT) == S_IFCHR) {
-		rdev = inode->i_rdev;
-		if (LAB_MAJOR(rdev) == MEM_MAJOR && (LAB_MINOR(rdev) == MEM_MINOR ||
-						     LAB_MINOR(rdev) == KMEM_MINOR ||
-						     LAB_MINOR(rdev) == PORT_MINOR))
-			return LAB_SELF_DENY;
-		return 0;
-	}
+	if ((inode->i_mode & S_IFMT) == S_IFCHR)
+		return chardev_allowed(inode->i_rdev, mode) ? 0 : LAB_SELF_DENY;
 	/* a disk's blocks: every file on it, past every file rule */
 	if ((inode->i_mode & S_IFMT) == S_IFBLK)
 		return LAB_SELF_DENY;

@@ -280,6 +280,16 @@ fi
 held "raise its own cgroup's limit (cgroup.max.descendants)" "echo max >$cg/cgroup.max.descendants"
 check "limits below its cgroup are still its own" in_cg $cg "echo max >$cg/inner/cgroup.max.descendants"
 held "open a sysfs file for writing (/sys/bus/pci/rescan)" "exec 3>>/sys/bus/pci/rescan"
+# character devices by allow-list: the kernel's log is the machine's
+held "open /dev/kmsg for writing (lines in the kernel's log)" "exec 3>/dev/kmsg"
+if [ -c /dev/cpu_dma_latency ]; then
+	held "open /dev/cpu_dma_latency by a node of its own (the CPUs' idle states)" \
+		"mknod /tmp/sp/dma\$\$ c 10 62 && exec 3</tmp/sp/dma\$\$"
+else
+	skip "open /dev/cpu_dma_latency by a node of its own" "no such device in this kernel"
+fi
+check "read /dev/kmsg, /dev/urandom, write /dev/null, /dev/full, open /dev/tty's kin" \
+	in_cg $cg "exec 3</dev/kmsg 4</dev/urandom 5>/dev/null 6>/dev/full 7<>/dev/ptmx"
 held "open securityfs' lockdown for writing" "exec 3>>/sys/kernel/security/lockdown"
 blk=$(cat /sys/block/*/dev 2>/dev/null | head -1)
 if [ -n "$blk" ]; then
