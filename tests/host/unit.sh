@@ -44,6 +44,15 @@ if ! gcc "${cflags[@]}" -Ibuild/bpf -Iloader -o "$out/test_output" \
 fi
 "$out/test_output" 2>&1 | sed 's/^\(not \)\{0,1\}ok \([0-9]*\) - /&output: /'
 
+if ! gcc "${cflags[@]}" -Ibuild/bpf -Iloader -o "$out/test_json_writer" \
+	tests/unit/test_json_writer.c $(ls loader/*.c | grep -v '/lsmctl\.c$') \
+	-lbpf -lyaml -lcmocka 2>"$out/build.err"; then
+	echo "not ok - build the JSON writer's unit tests"
+	sed 's/^/# /' "$out/build.err"
+	exit 1
+fi
+"$out/test_json_writer" 2>&1 | sed 's/^\(not \)\{0,1\}ok \([0-9]*\) - /&json_writer: /'
+
 if ! gcc "${cflags[@]}" -Ibuild/bpf -o "$out/lsmctl" loader/*.c -lbpf -lyaml 2>"$out/build.err"; then
 	echo "not ok - build lsmctl"
 	sed 's/^/# /' "$out/build.err"
