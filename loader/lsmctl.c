@@ -35,8 +35,6 @@
 #include "probe.h"
 #include "store.h"
 
-#define EXIT_FAIL 1
-#define EXIT_USAGE 2
 #define ERR_MAX 4096	/* a message lsmctl prints: a path or two, and why */
 
 static const char *const commands_help =
