@@ -44,6 +44,14 @@ if ! gcc "${cflags[@]}" -Ibuild/bpf -Iloader -o "$out/test_output" \
 fi
 "$out/test_output" 2>&1 | sed 's/^\(not \)\{0,1\}ok \([0-9]*\) - /&output: /'
 
+if ! gcc "${cflags[@]}" -Iloader -o "$out/test_warnings" tests/unit/test_warnings.c \
+	loader/warnings.c loader/policy.c -lyaml -lcmocka 2>"$out/build.err"; then
+	echo "not ok - build the policy warnings' unit tests"
+	sed 's/^/# /' "$out/build.err"
+	exit 1
+fi
+"$out/test_warnings" 2>&1 | sed 's/^\(not \)\{0,1\}ok \([0-9]*\) - /&warnings: /'
+
 if ! gcc "${cflags[@]}" -Ibuild/bpf -Iloader -o "$out/test_json_writer" \
 	tests/unit/test_json_writer.c $(ls loader/*.c | grep -v '/lsmctl\.c$') \
 	-lbpf -lyaml -lcmocka 2>"$out/build.err"; then
