@@ -772,6 +772,21 @@ static unsigned int rule_classes(const struct policy_rule *r)
 	return 0;
 }
 
+unsigned int policy_closed_classes(const struct policy *p)
+{
+	unsigned int allowed = 0, denied = 0;
+	size_t i;
+
+	for (i = 0; i < p->n_rules; i++) {
+		if (p->rules[i].deny)
+			denied |= rule_classes(&p->rules[i]);
+		else
+			allowed |= rule_classes(&p->rules[i]);
+	}
+	/* default: deny closes the classes that have allow rules */
+	return denied | (p->default_deny ? allowed : 0);
+}
+
 static int compile(struct said *said, const struct policy *p, struct compiled *c)
 {
 	size_t i, k;

@@ -34,6 +34,7 @@
 #include "policy.h"
 #include "probe.h"
 #include "store.h"
+#include "warnings.h"
 
 #define ERR_MAX 4096	/* a message lsmctl prints: a path or two, and why */
 
@@ -256,10 +257,12 @@ static const char help_check[] =
 	"usage: lsmctl check FILE [-j]\n"
 	"Parse and compile the policy in FILE as apply would, loading nothing:\n"
 	"every error, FILE:LINE:COL each; a warning for each path that does not\n"
-	"exist (apply would refuse it); the hooks the policy needs, and whether\n"
-	"they fit in the running kernel's lsm_cgroup hook slots (the cgroup\n"
-	"backend's limit, shared by every lsm_cgroup program). Exit status 0 when\n"
-	"the policy is valid, warnings or not; 1 when it is not.\n";
+	"exist (apply would refuse it); a warning for self-protection off, audit\n"
+	"mode and each class of access no rule closes; the hooks the policy\n"
+	"needs, and whether they fit in the running kernel's lsm_cgroup hook\n"
+	"slots (the cgroup backend's limit, shared by every lsm_cgroup program).\n"
+	"Exit status 0 when the policy is valid, warnings or not; 1 when it is\n"
+	"not.\n";
 
 #define CHECK_MSG_MAX 16384	/* every error or warning of a file, one a line */
 
@@ -281,6 +284,26 @@ static void print_lines(char *lines)
 	}
 	if (json)
 		printf("]");
+}
+
+/*
+ * A policy's warnings (policy_warnings(), one a line): with -j as a
+ * "warnings" field of the object being printed, else on stderr, after
+ * what the command printed on stdout.
+ */
+static void print_warnings(const char *lines)
+{
+	char copy[POLICY_WARNINGS_MAX], *line, *save;
+
+	snprintf(copy, sizeof(copy), "%s", lines);
+	if (json) {
+		printf(",\"warnings\":");
+		print_lines(copy);
+		return;
+	}
+	fflush(stdout);
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		fprintf(stderr, "lsmctl: warning: %s\n", line);
 }
 
 /* Every error of a file, FILE:LINE:COL each: on stderr, or as {"error": ...}. */
@@ -324,6 +347,20 @@ static void print_budget(const struct slot_budget *b)
 	printf("global backend: no hook slot limit\n");
 }
 
+/* After the compiler's warnings in @buf, @p's: "FILE: warning: ..." each. */
+static void add_policy_warnings(const char *file, const struct policy *p, char *buf, size_t len)
+{
+	char lines[POLICY_WARNINGS_MAX], *line, *save;
+	size_t used = strlen(buf);
+
+	if (used && buf[used - 1] != '\n' && used + 1 < len)
+		buf[used++] = '\n';
+	policy_warnings(p, lines, sizeof(lines));
+	for (line = strtok_r(lines, "\n", &save); line && used + 1 < len;
+	     line = strtok_r(NULL, "\n", &save))
+		used += (size_t)snprintf(buf + used, len - used, "%s: warning: %s\n", file, line);
+}
+
 static int cmd_check(int argc, char **argv)
 {
 	size_t i, counts[RULE_CAPABILITY + 1] = { 0 };
@@ -353,6 +390,7 @@ static int cmd_check(int argc, char **argv)
 	}
 	for (i = 0; i < p.n_rules; i++)
 		counts[p.rules[i].kind]++;
+	add_policy_warnings(o.args[0], &p, warnings, CHECK_MSG_MAX);
 	probe_slot_budget(c.hooks, &budget);
 	if (json) {
 		printf("{\"file\":");
@@ -406,6 +444,8 @@ static const char help_apply[] =
 	"or global (lsm/ programs for every task, which look PATH up in a map).\n"
 	"--mode overrides the file's mode. --dry-run compiles the policy as apply\n"
 	"would and says what it would change (as lsmctl diff), changing nothing.\n"
+	"Warns (stderr; with -j a \"warnings\" field) about self-protection off,\n"
+	"audit mode and each class of access no rule closes, as check does.\n"
 	"--filler N adds N file rules by inode that match nothing (and N by path\n"
 	"when the policy has rules by path), for benchmarks of cost against rule\n"
 	"count.\n";
@@ -426,13 +466,16 @@ static int apply_policy(const char *file, const char *cgroup, const struct apply
 		json_string(stdout, a.name);
 		printf(",\"cgroup\":");
 		json_string(stdout, a.cgroup);
-		printf(",\"backend\":\"%s\",\"mode\":\"%s\",\"rules\":%zu,\"hooks\":%d}\n",
+		printf(",\"backend\":\"%s\",\"mode\":\"%s\",\"rules\":%zu,\"hooks\":%d",
 		       backend_ops(ao->backend)->name, a.audit ? "audit" : "enforce", a.n_rules,
 		       __builtin_popcountll(a.hooks));
+		print_warnings(a.warnings);
+		printf("}\n");
 	} else {
 		printf("applied '%s' to %s (%s backend, %s, %zu rule(s), %d hook(s))\n", a.name,
 		       a.cgroup, backend_ops(ao->backend)->name, a.audit ? "audit" : "enforce",
 		       a.n_rules, __builtin_popcountll(a.hooks));
+		print_warnings(a.warnings);
 	}
 	return 0;
 }
@@ -486,7 +529,9 @@ static int print_diff(const char *file, const char *cgroup, const struct apply_o
 		print_hooks("", d.c.hooks & ~old_hooks);
 		printf(",\"hooks_removed\":");
 		print_hooks("", old_hooks & ~d.c.hooks);
-		printf(",\"changed\":false}\n");
+		printf(",\"changed\":false");
+		print_warnings(d.warnings);
+		printf("}\n");
 	} else {
 		if (d.applied)
 			printf("--- %s: policy '%s' (%s), applied\n", d.cgroup, d.s.meta.name,
@@ -506,6 +551,7 @@ static int print_diff(const char *file, const char *cgroup, const struct apply_o
 			print_hooks("hooks removed:", old_hooks & ~d.c.hooks);
 		if (dry_run)
 			printf("dry run: nothing was changed\n");
+		print_warnings(d.warnings);
 	}
 	policy_diff_free(&d);
 	return 0;
@@ -534,7 +580,8 @@ static const char help_diff[] =
 	"usage: lsmctl diff FILE --cgroup PATH [--mode audit|enforce] [-j]\n"
 	"The policy in FILE, compiled as apply would, against the policy applied\n"
 	"on PATH, rule by rule: '-' only applied, '+' only in FILE, ' ' in both;\n"
-	"then the hooks apply would add and remove. Changes nothing.\n";
+	"then the hooks apply would add and remove, and FILE's warnings, as\n"
+	"check's. Changes nothing.\n";
 
 static int cmd_diff(int argc, char **argv)
 {
@@ -618,6 +665,15 @@ static const char help_list[] =
 	"usage: lsmctl list [-j]\n"
 	"The applied policies: cgroup, name, backend, mode, rules and hooks.\n";
 
+/* An applied policy's warnings, as print_warnings(). */
+static void print_meta_warnings(const struct lab_meta *m)
+{
+	char lines[POLICY_WARNINGS_MAX];
+
+	meta_warnings(m, lines, sizeof(lines));
+	print_warnings(lines);
+}
+
 static void print_policy_json(const struct stored *s, int with_rules)
 {
 	unsigned int h, i, first = 1;
@@ -649,6 +705,7 @@ static void print_policy_json(const struct stored *s, int with_rules)
 			printf("}");
 		}
 		printf("]");
+		print_meta_warnings(&s->meta);
 	}
 	printf("}");
 }
@@ -690,7 +747,8 @@ static int cmd_list(int argc, char **argv)
 
 static const char help_show[] =
 	"usage: lsmctl show PATH [-j]\n"
-	"The policy on the cgroup PATH: its file, mode, backend, hooks and rules.\n";
+	"The policy on the cgroup PATH: its file, mode, backend, hooks and rules,\n"
+	"and its warnings, as check's (stderr; with -j a \"warnings\" field).\n";
 
 static int cmd_show(int argc, char **argv)
 {
@@ -729,6 +787,7 @@ static int cmd_show(int argc, char **argv)
 		printf("\nrules:\n");
 		for (i = 0; i < s.meta.n_rules; i++)
 			printf("  %3u  line %-4u %s\n", i, s.rules[i].line, s.rules[i].text);
+		print_meta_warnings(&s.meta);
 	}
 	stored_free(&s);
 	return 0;

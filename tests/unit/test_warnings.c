@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "compile.h"
 #include "warnings.h"
 
 static struct policy p;
@@ -81,6 +82,36 @@ static void test_audit_and_self_protection(void **state)
 				   "policy\naudit mode: the policy reports and denies nothing\n")) == 0);
 }
 
+/*
+ * An applied policy's warnings (show) are the file's: from the classes
+ * and flags its meta keeps, as apply fills them in.
+ */
+static void test_meta(void **state)
+{
+	static const char *const yaml[] = {
+		"name: x\nrules:\n  - files: /a/**\n    access: [read, exec]\n    action: deny\n",
+		"name: x\nmode: audit\nself_protection: off\ndefault: deny\nrules:\n"
+		"  - network: connect\n    action: allow\n  - signal: deny\n",
+		"name: x\ndefault: deny\nrules:\n  - ptrace: deny\n",
+	};
+	char from_meta[sizeof(out)];
+	struct lab_meta m;
+	unsigned int n;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(yaml) / sizeof(yaml[0]); i++) {
+		n = warnings_of(yaml[i]);
+		memset(&m, 0, sizeof(m));
+		m.flags = (p.audit ? LAB_AUDIT : 0) | (p.no_self_protection ? 0 : LAB_SELF_PROTECT);
+		m.closed = policy_closed_classes(&p);
+		m.deny_by_default = p.default_deny;
+		assert_int_equal(meta_warnings(&m, from_meta, sizeof(from_meta)), n);
+		assert_string_equal(from_meta, out);
+	}
+	assert_non_null(strstr(out, "read is left open: no rule allows or denies it\n"));
+}
+
 /* A small buffer: cut short, NUL-terminated, the count still whole. */
 static void test_small_buffer(void **state)
 {
@@ -99,6 +130,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_open_classes, teardown),
 		cmocka_unit_test_teardown(test_allow_rules, teardown),
 		cmocka_unit_test_teardown(test_audit_and_self_protection, teardown),
+		cmocka_unit_test_teardown(test_meta, teardown),
 		cmocka_unit_test_teardown(test_small_buffer, teardown),
 	};
 
