@@ -28,8 +28,10 @@
 #include "cgroup.h"
 #include "compile.h"
 #include "errors.h"
+#include "events.h"
 #include "guard.h"
 #include "learn.h"
+#include "metrics.h"
 #include "output.h"
 #include "policy.h"
 #include "probe.h"
@@ -807,133 +809,9 @@ static const char help_events[] =
 	"went since the last such line (the first: since the policies were\n"
 	"applied); lsmctl stats has the totals.\n";
 
-struct events_ctx {
-	__u64 cgroup_id;
-	long count, seen;
-};
-
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
-/* The policy and rule text of an event, looked up in its policy's pins. */
-static void event_rule(const struct lab_event *e, char *name, size_t nlen, char *text,
-		       size_t tlen)
-{
-	char dir[256];
-	struct stored s;
-
-	snprintf(name, nlen, "?");
-	snprintf(text, tlen, e->rule == LAB_RULE_DEFAULT ? "default: deny" :
-		 e->rule == LAB_RULE_SELF ? "self-protection" : "?");
-	policy_dir(e->policy_cgroup_id, dir, sizeof(dir));
-	if (stored_read(dir, &s))
-		return;
-	snprintf(name, nlen, "%s", s.meta.name);
-	if (e->rule < s.meta.n_rules)
-		snprintf(text, tlen, "%s", s.rules[e->rule].text);
-	stored_free(&s);
-}
-
-static int on_event(void *data, void *raw, size_t size)
-{
-	struct events_ctx *ctx = data;
-	const struct lab_event *e = raw;
-	char when[64], object[128], name[POLICY_NAME_MAX], text[RULE_TEXT_MAX];
-	char comm[LAB_COMM_LEN + 1], exe[LAB_NAME_LEN + 1], rule[16];
-	const char *verdict;
-
-	if (size < sizeof(*e))
-		return 0;
-	if (ctx->cgroup_id && e->cgroup_id != ctx->cgroup_id &&
-	    e->policy_cgroup_id != ctx->cgroup_id)
-		return 0;
-	verdict = e->verdict == LAB_VERDICT_AUDIT ? "audit" : "deny";
-	format_mono_time(e->time_ns, when, sizeof(when));
-	format_object(e, object, sizeof(object));
-	event_rule(e, name, sizeof(name), text, sizeof(text));
-	snprintf(comm, sizeof(comm), "%.*s", LAB_COMM_LEN, e->comm);	/* no NUL when it is full */
-	snprintf(exe, sizeof(exe), "%.*s", LAB_NAME_LEN, e->exe[0] ? e->exe : "?");
-	if (e->rule == LAB_RULE_DEFAULT)
-		snprintf(rule, sizeof(rule), "default");
-	else if (e->rule == LAB_RULE_SELF)
-		snprintf(rule, sizeof(rule), "self");
-	else
-		snprintf(rule, sizeof(rule), "%u", e->rule);
-	if (json) {
-		printf("{\"time\":\"%s\",\"verdict\":\"%s\",\"cgroup\":", when, verdict);
-		json_string(stdout, cgroup_path_of(e->cgroup_id));
-		printf(",\"policy_cgroup\":");
-		json_string(stdout, cgroup_path_of(e->policy_cgroup_id));
-		printf(",\"pid\":%u,\"comm\":", e->pid);
-		json_string(stdout, comm);
-		printf(",\"hook\":\"%s\",\"class\":\"%s\",\"object\":", event_hook_name(e->hook),
-		       class_name(e->class));
-		json_string(stdout, object);
-		printf(",\"rule\":\"%s\",\"rule_text\":", rule);
-		json_string(stdout, text);
-		printf(",\"policy\":");
-		json_string(stdout, name);
-		printf(",\"uid\":%u,\"exe\":", e->uid);
-		json_string(stdout, exe);
-		printf(",\"exe_dev\":\"%u:%u\",\"exe_ino\":%llu}\n", LAB_MAJOR(e->exe_dev),
-		       LAB_MINOR(e->exe_dev), (unsigned long long)e->exe_ino);
-	} else {
-		printf("%s verdict=%s cgroup=%s pid=%u comm=%s hook=%s object=%s rule=%s (%s) policy=%s"
-		       " uid=%u exe=%s(dev=%u:%u,ino=%llu)\n",
-		       when, verdict, cgroup_path_of(e->cgroup_id), e->pid, comm,
-		       event_hook_name(e->hook), object, rule, text, name, e->uid, exe,
-		       LAB_MAJOR(e->exe_dev), LAB_MINOR(e->exe_dev),
-		       (unsigned long long)e->exe_ino);
-	}
-	fflush(stdout);
-	ctx->seen++;
-	if (ctx->count && ctx->seen >= ctx->count)
-		stop = 1;
-	return 0;
-}
-
-/* Every policy's and the guard's events the ring had no room for, so far. */
-static __u64 lost_events(void)
-{
-	struct stored *list;
-	__u64 sum = guard_lost();
-	int i, n = stored_list(&list);
-
-	for (i = 0; i < n; i++)
-		sum += policy_lost(&list[i]);
-	if (n >= 0)
-		stored_list_free(list, n);
-	return sum;
-}
-
-/* Say how many events were lost since @seen, if any; the new total. */
-static __u64 report_lost(__u64 seen)
-{
-	__u64 now = lost_events();
-
-	if (now > seen) {
-		if (json)
-			printf("{\"lost\":%llu}\n", (unsigned long long)(now - seen));
-		else
-			printf("lost %llu event(s): the ring was full\n",
-			       (unsigned long long)(now - seen));
-		fflush(stdout);
-	}
-	return now;
-}
-
 static int cmd_events(int argc, char **argv)
 {
-	struct events_ctx ctx = { 0 };
-	struct ring_buffer *rb;
-	struct timespec start, now;
-	time_t checked;
-	__u64 lost;
+	struct events_opts eo = { 0 };
 	char err[512], rel[256];
 	__u32 level;
 	struct opts o;
@@ -944,9 +822,11 @@ static int cmd_events(int argc, char **argv)
 	if (o.nargs)
 		return usage_error(help_events, "%s", "events takes no operands");
 	if (o.cgroup &&
-	    cgroup_resolve(o.cgroup, &ctx.cgroup_id, &level, rel, sizeof(rel), err, sizeof(err)))
+	    cgroup_resolve(o.cgroup, &eo.cgroup_id, &level, rel, sizeof(rel), err, sizeof(err)))
 		return fail("%s", err);
-	ctx.count = o.count;
+	eo.count = o.count;
+	eo.timeout = o.timeout;
+	eo.json = json;
 	if (policies_open(false, err, sizeof(err)))
 		return fail("%s", err);
 	fd = store_events_fd();
@@ -956,31 +836,9 @@ static int cmd_events(int argc, char **argv)
 			    "consume events: read them from outside its cgroup)", strerror(-fd));
 	if (fd < 0)
 		return fail("the events ring buffer: %s", strerror(-fd));
-	rb = ring_buffer__new(fd, on_event, &ctx, NULL);
-	if (!rb)
-		return fail("read the events ring buffer: %s", strerror(errno));
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	lost = 0;	/* what was lost before this listener came is said too */
-	checked = 0;
-	while (!stop) {
-		rc = ring_buffer__poll(rb, 100);
-		if (rc < 0 && rc != -EINTR) {
-			ring_buffer__free(rb);
-			return fail("poll the events: %s", strerror(-rc));
-		}
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (now.tv_sec != checked) {	/* once a second */
-			lost = report_lost(lost);
-			checked = now.tv_sec;
-		}
-		if (o.timeout && now.tv_sec - start.tv_sec >= o.timeout)
-			break;
-	}
-	ring_buffer__consume(rb);
-	report_lost(lost);
-	ring_buffer__free(rb);
+	rc = events_stream(fd, &eo, err, sizeof(err));
+	if (rc)
+		return fail("%s", err);
 	close(fd);
 	return 0;
 }
@@ -996,56 +854,6 @@ static const char help_stats[] =
 	"metrics in node-exporter's textfile format (lsmctl_rule_hits_total,\n"
 	"lsmctl_events_lost_total, lsmctl_guard_events_lost_total,\n"
 	"lsmctl_program_runs_total, lsmctl_program_run_seconds_total).\n";
-
-static int bpf_stats_enabled(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/bpf_stats_enabled", "r");
-	int v = 0;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = 0;
-		fclose(f);
-	}
-	return v;
-}
-
-/* What the kernel counts of one of a policy's programs. */
-struct prog_stat {
-	unsigned int hook;
-	__u32 prog_id;
-	__u64 run_cnt, run_time_ns;
-};
-
-/* The programs linked for @s, their counts in @out (LAB_NR_HOOKS at most): how many. */
-static int prog_stats(const struct stored *s, struct prog_stat *out)
-{
-	struct bpf_link_info link;
-	struct bpf_prog_info prog;
-	unsigned int hooks[LAB_NR_HOOKS];
-	int fds[LAB_NR_HOOKS], n, i, pfd;
-	__u32 len;
-
-	n = policy_links(s, fds, hooks, LAB_NR_HOOKS);
-	for (i = 0; i < n; i++) {
-		memset(&link, 0, sizeof(link));
-		memset(&prog, 0, sizeof(prog));
-		len = sizeof(link);
-		if (!bpf_obj_get_info_by_fd(fds[i], &link, &len)) {
-			pfd = bpf_prog_get_fd_by_id(link.prog_id);
-			len = sizeof(prog);
-			if (pfd >= 0) {
-				bpf_obj_get_info_by_fd(pfd, &prog, &len);
-				close(pfd);
-			}
-		}
-		close(fds[i]);
-		out[i] = (struct prog_stat){ .hook = hooks[i], .prog_id = link.prog_id,
-					     .run_cnt = prog.run_cnt,
-					     .run_time_ns = prog.run_time_ns };
-	}
-	return n < 0 ? 0 : n;
-}
 
 static void stats_programs(const struct stored *s)
 {
@@ -1063,102 +871,6 @@ static void stats_programs(const struct stored *s)
 			       hook_name(st[i].hook), st[i].prog_id, (unsigned long long)st[i].run_cnt,
 			       (unsigned long long)st[i].run_time_ns,
 			       st[i].run_cnt ? (double)st[i].run_time_ns / st[i].run_cnt : 0.0);
-	}
-}
-
-/* @v as a Prometheus label value: backslash, quote and newline escaped. */
-static void prom_value(const char *v)
-{
-	putchar('"');
-	for (; *v; v++) {
-		if (*v == '\\' || *v == '"')
-			printf("\\%c", *v);
-		else if (*v == '\n')
-			printf("\\n");
-		else
-			putchar(*v);
-	}
-	putchar('"');
-}
-
-/* The labels naming policy @s: cgroup, policy and backend. */
-static void prom_policy(const struct stored *s)
-{
-	printf("{cgroup=");
-	prom_value(s->meta.cgroup);
-	printf(",policy=");
-	prom_value(s->meta.name);
-	printf(",backend=\"%s\"", backend_ops(s->meta.backend)->name);
-}
-
-static void prom_help(const char *name, const char *type, const char *help)
-{
-	printf("# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
-}
-
-/*
- * lsmctl stats --prometheus: node-exporter's textfile collector format
- * (a file of metrics it serves as they are); counters end in _total.
- */
-static void stats_prometheus(struct stored *list, int n, int enabled)
-{
-	struct prog_stat st[LAB_NR_HOOKS];
-	__u64 *hits, default_hits;
-	int i, j, k;
-	__u32 r;
-
-	prom_help("lsmctl_bpf_stats_enabled", "gauge",
-		  "Whether the kernel counts BPF program runs (sysctl kernel.bpf_stats_enabled).");
-	printf("lsmctl_bpf_stats_enabled %d\n", enabled);
-	prom_help("lsmctl_rule_hits_total", "counter",
-		  "Decisions a policy's rule made (a deny rule's hits are its denials).");
-	for (i = 0; i < n; i++) {
-		hits = calloc(list[i].meta.n_rules + 1, sizeof(*hits));
-		if (!hits)
-			continue;
-		policy_hits(&list[i], hits, &default_hits);
-		for (r = 0; r < list[i].meta.n_rules; r++) {
-			printf("lsmctl_rule_hits_total");
-			prom_policy(&list[i]);
-			printf(",rule=\"%u\",line=\"%u\",text=", r, list[i].rules[r].line);
-			prom_value(list[i].rules[r].text);
-			printf("} %llu\n", (unsigned long long)hits[r]);
-		}
-		printf("lsmctl_rule_hits_total");
-		prom_policy(&list[i]);
-		printf(",rule=\"default\",line=\"\",text=\"\"} %llu\n",
-		       (unsigned long long)default_hits);
-		free(hits);
-	}
-	prom_help("lsmctl_events_lost_total", "counter",
-		  "Events of a policy the ring buffer had no room for.");
-	for (i = 0; i < n; i++) {
-		printf("lsmctl_events_lost_total");
-		prom_policy(&list[i]);
-		printf("} %llu\n", (unsigned long long)policy_lost(&list[i]));
-	}
-	prom_help("lsmctl_guard_events_lost_total", "counter",
-		  "Events of self-protection's guard the ring buffer had no room for.");
-	printf("lsmctl_guard_events_lost_total %llu\n", (unsigned long long)guard_lost());
-	for (k = 0; k < 2; k++) {
-		prom_help(k ? "lsmctl_program_run_seconds_total" : "lsmctl_program_runs_total",
-			  "counter", k ? "Time a policy's program ran, while the kernel counts." :
-			  "Runs of a policy's program, while the kernel counts.");
-		for (i = 0; i < n; i++) {
-			int m = prog_stats(&list[i], st);
-
-			for (j = 0; j < m; j++) {
-				printf(k ? "lsmctl_program_run_seconds_total" :
-				       "lsmctl_program_runs_total");
-				prom_policy(&list[i]);
-				printf(",hook=\"%s\",prog_id=\"%u\"} ", hook_name(st[j].hook),
-				       st[j].prog_id);
-				if (k)
-					printf("%.9f\n", st[j].run_time_ns / 1e9);
-				else
-					printf("%llu\n", (unsigned long long)st[j].run_cnt);
-			}
-		}
 	}
 }
 
