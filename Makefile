@@ -245,7 +245,7 @@ FUZZ_CC = $(CLANG) -std=gnu11 -Wall -Wextra -Werror -g -O1 \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_LIBS = -Wl,-Bstatic -lyaml -Wl,-Bdynamic
 $(BUILD)/fuzz/fuzz_policy: tests/fuzz/fuzz_policy.c loader/policy.c loader/policy.h \
-		loader/compile.c loader/compile.h loader/errors.h bpf-progs/policy/engine.h \
+		loader/compile.c loader/compile.h loader/errors.h loader/access.h bpf-progs/policy/engine.h \
 		bpf-progs/policy/limits.h
 	@mkdir -p $(@D)
 	@echo "  FUZZ    $@"
@@ -259,7 +259,7 @@ fuzz-draft: $(BUILD)/fuzz/fuzz_draft | deps
 		grep -E '^(#[0-9]+[[:space:]]+DONE|Done|stat::number_of_executed_units|==|SUMMARY|fuzz_draft:|artifact_prefix)|runtime error:' ; \
 		test $${PIPESTATUS[0]} -eq 0
 $(BUILD)/fuzz/fuzz_draft: tests/fuzz/fuzz_draft.c loader/draft.c loader/draft.h loader/policy.c \
-		loader/policy.h loader/errors.h bpf-progs/policy/limits.h
+		loader/policy.h loader/errors.h loader/access.h bpf-progs/policy/limits.h
 	@mkdir -p $(@D)
 	@echo "  FUZZ    $@"
 	@$(FUZZ_CC) -o $@ tests/fuzz/fuzz_draft.c loader/draft.c loader/policy.c $(FUZZ_LIBS)

@@ -186,6 +186,8 @@ static void fill_meta(struct lab_meta *meta, const struct policy *p, const struc
 		meta->flags |= LAB_GUARD_SIGNAL;	/* self-protection lets signals out */
 	meta->cgroup_level = c->conf.cgroup_level;
 	meta->default_deny = c->conf.default_deny;
+	meta->closed = policy_closed_classes(p);
+	meta->deny_by_default = p->default_deny;
 	meta->n_rules = c->n_rules;
 	meta->pid = getpid();
 }
@@ -329,6 +331,7 @@ int policy_apply(const char *file, const char *cgroup, const struct apply_opts *
 		out->audit = p.audit;
 		out->n_rules = c.n_rules;
 		out->hooks = c.hooks;
+		policy_warnings(&p, out->warnings, sizeof(out->warnings));
 	}
 out_store:
 	store_close();
@@ -398,6 +401,7 @@ int policy_diff(const char *file, const char *cgroup, const struct apply_opts *o
 	snprintf(d->name, sizeof(d->name), "%s", p.name);
 	snprintf(d->cgroup, sizeof(d->cgroup), "%s", rel);
 	d->audit = p.audit;
+	policy_warnings(&p, d->warnings, sizeof(d->warnings));
 	policy_free(&p);
 	policy_dir(cgid, dir, sizeof(dir));
 	d->applied = !store_read_own(dir, &d->s);

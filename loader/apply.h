@@ -13,6 +13,7 @@
 
 #include "backend.h"
 #include "store.h"
+#include "warnings.h"
 
 /*
  * Open the store, and when this lsmctl could lock it, finish or undo
@@ -28,6 +29,7 @@ struct applied {
 	bool audit;
 	size_t n_rules;
 	__u64 hooks;
+	char warnings[POLICY_WARNINGS_MAX];	/* policy_warnings(), one a line */
 };
 
 /* How a policy file is taken: through which backend, in which mode. */
@@ -55,6 +57,7 @@ struct policy_diff {
 	struct stored s;		/* that policy, when there is one */
 	bool *in_applied;		/* a flag per rule of @c: also applied */
 	bool *in_file;			/* a flag per rule of @s: also in the file */
+	char warnings[POLICY_WARNINGS_MAX];	/* the file's policy_warnings() */
 };
 
 /* Compile @file as apply would and compare it with @cgroup's policy; nothing changes. */

@@ -29,11 +29,9 @@ static const char *const hook_names[LAB_NR_HOOKS] = { LAB_HOOKS(HOOK_NAME) };
 #undef HOOK_NAME
 
 static const char *const class_names[LAB_NR_CLASSES] = {
-	[LAB_READ] = "read",
-	[LAB_WRITE] = "write",
-	[LAB_EXEC] = "exec",
-	[LAB_CREATE] = "create",
-	[LAB_UNLINK] = "unlink",
+#define CLASS_NAME(E, n)	[LAB_##E] = #n,
+	LAB_ACCESSES(CLASS_NAME, )
+#undef CLASS_NAME
 	[LAB_SOCKET] = "socket",
 	[LAB_BIND] = "bind",
 	[LAB_CONNECT] = "connect",
@@ -702,8 +700,9 @@ static int compile_file_rule(struct said *said, const struct policy_rule *r, uns
 	__u32 dev;
 
 	/* the policy's bits and the engine's classes line up: read .. unlink */
-	_Static_assert(ACCESS_READ == 1 << LAB_READ && ACCESS_UNLINK == 1 << LAB_UNLINK,
-		       "access bits are class bits");
+#define SAME_BIT(E, n)	_Static_assert(ACCESS_##E == 1 << LAB_##E, #n ": access bit is class bit");
+	LAB_ACCESSES(SAME_BIT, )
+#undef SAME_BIT
 	if (!r->file.subtree && (access & ACCESS_CREATE))
 		return fail(said, r, "create applies to a directory's subtree: write %s/**",
 			    r->file.path);
@@ -771,6 +770,21 @@ static unsigned int rule_classes(const struct policy_rule *r)
 		return 1u << LAB_CAPABILITY;
 	}
 	return 0;
+}
+
+unsigned int policy_closed_classes(const struct policy *p)
+{
+	unsigned int allowed = 0, denied = 0;
+	size_t i;
+
+	for (i = 0; i < p->n_rules; i++) {
+		if (p->rules[i].deny)
+			denied |= rule_classes(&p->rules[i]);
+		else
+			allowed |= rule_classes(&p->rules[i]);
+	}
+	/* default: deny closes the classes that have allow rules */
+	return denied | (p->default_deny ? allowed : 0);
 }
 
 static int compile(struct said *said, const struct policy *p, struct compiled *c)

@@ -92,6 +92,11 @@ int compiled_add_filler(struct compiled *c, size_t n);
 
 const char *hook_name(unsigned int hook);
 const char *class_name(unsigned int class);
+/*
+ * The classes (a bit per enum lab_class) @p closes: those a deny rule
+ * names and, under default: deny, those an allow rule names.
+ */
+unsigned int policy_closed_classes(const struct policy *p);
 /* The rule kinds that need @hook, for messages about hook slots. */
 const char *hook_rule_kinds(unsigned int hook);
 

@@ -12,9 +12,6 @@
 
 #include "../bpf-progs/policy/limits.h"
 
-static const char *const access_names[] = { "read", "write", "exec", "create", "unlink" };
-#define N_ACCESS (sizeof(access_names) / sizeof(access_names[0]))
-
 /*
  * The length of the UTF-8 character at @s (1 to 4) and its code point
  * in *@cp; 0 when the bytes there are not one (a stray or truncated

@@ -14,6 +14,18 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/*
+ * lsmctl's exit statuses, the one list (lsmctl(8), EXIT STATUS); run
+ * exits with its command's status instead.
+ */
+enum lsmctl_exit {
+	EXIT_OK = 0,		/* success; probe: both backends can run */
+	EXIT_FAIL = 1,		/* invalid policy or failed operation, nothing changed */
+	EXIT_USAGE = 2,		/* bad usage */
+	EXIT_GLOBAL_ONLY = 3,	/* probe: no lsm_cgroup programs, the global backend only */
+	EXIT_NO_BPF_LSM = 4,	/* BPF LSM not active (probe: or no BTF, cgroup v2, bpffs) */
+};
+
 __attribute__((format(printf, 4, 0)))
 static inline int verrf(char *err, size_t errlen, int rc, const char *fmt, va_list ap)
 {

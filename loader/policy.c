@@ -325,16 +325,15 @@ static int for_each_value(struct ctx *c, const yaml_node_t *n, const char *what,
 
 static int one_access(struct ctx *c, const yaml_node_t *n, void *arg)
 {
-	static const char *const names[] = { "read", "write", "exec", "create", "unlink" };
 	unsigned int *access = arg;
 	const char *s = scalar(c, n, "an access");
 	int i;
 
 	if (!s)
 		return -1;
-	i = lookup(s, names, ARRAY_SIZE(names));
+	i = lookup(s, access_names, N_ACCESS);
 	if (i < 0)
-		return fail(c, n, "unknown access '%s' (read, write, exec, create, unlink)", s);
+		return fail(c, n, "unknown access '%s' (" ACCESS_NAMES_TEXT ")", s);
 	if (*access & (1u << i))
 		return fail(c, n, "access '%s' listed twice", s);
 	*access |= 1u << i;

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "access.h"
+
 #define POLICY_NAME_MAX 64
 #define POLICY_PATH_MAX 4096
 #define POLICY_MAX_RULES 4096
@@ -37,14 +39,9 @@ enum rule_kind {
 	RULE_CAPABILITY,
 };
 
-/* File accesses, a bit each. */
-enum file_access {
-	ACCESS_READ = 1 << 0,
-	ACCESS_WRITE = 1 << 1,
-	ACCESS_EXEC = 1 << 2,
-	ACCESS_CREATE = 1 << 3,
-	ACCESS_UNLINK = 1 << 4,
-};
+/* File accesses, a bit each (access.h). */
+#define ACCESS_FLAG_(E, n)	ACCESS_##E = 1 << ACCESS_INDEX_##E
+enum file_access { LAB_ACCESSES(ACCESS_FLAG_, ACCESS_COMMA) };
 
 enum net_op { NET_SOCKET, NET_BIND, NET_CONNECT };
 

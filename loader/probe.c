@@ -38,10 +38,10 @@
 #define VMLINUX_BTF "/sys/kernel/btf/vmlinux"
 #define MAX_SLOTS 256
 
-/* Exit statuses (loader/lsmctl.8); 1 and 2 are lsmctl's failure and usage. */
+/* Exit statuses (errors.h, loader/lsmctl.8) */
 enum {
-	PROBE_BOTH = 0,		/* both backends can run */
-	PROBE_GLOBAL_ONLY = 3,	/* no lsm_cgroup programs: the global backend only */
+	PROBE_BOTH = EXIT_OK,			/* both backends can run */
+	PROBE_GLOBAL_ONLY = EXIT_GLOBAL_ONLY,	/* no lsm_cgroup programs: the global backend only */
 	PROBE_NEITHER = EXIT_NO_BPF_LSM,	/* no active BPF LSM, BTF, cgroup v2 or BPF filesystem */
 };
 

@@ -7,8 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Exit status of probe when neither backend can run, and of apply and run without BPF LSM. */
-#define EXIT_NO_BPF_LSM 4
+#include "errors.h"	/* EXIT_NO_BPF_LSM: probe when neither backend can run, apply and run without BPF LSM */
 
 /* Print what the running kernel offers (text, or one JSON object); its exit status. */
 int probe_report(bool json);

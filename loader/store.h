@@ -53,6 +53,8 @@ struct lab_meta {
 	__u32 n_rules;
 	__u32 pid;		/* the lsmctl that applied it */
 	__u32 cgroup_level;	/* the cgroup's depth: the root cgroup is 0 */
+	__u32 closed;		/* policy_closed_classes(): for show's warnings */
+	__u32 deny_by_default;	/* the policy's default: deny */
 	__u32 pad;
 };
 

@@ -36,13 +36,30 @@ fi
 "$out/test_draft" 2>&1 | sed 's/^\(not \)\{0,1\}ok \([0-9]*\) - /&draft: /'
 
 if ! gcc "${cflags[@]}" -Ibuild/bpf -Iloader -o "$out/test_output" \
-	tests/unit/test_output.c $(ls loader/*.c | grep -v '/lsmctl\.c$') \
+	tests/unit/test_output.c $(ls loader/*.c | grep -v '/\(lsmctl\|cmd_[a-z]*\)\.c$') \
 	-lbpf -lyaml -lcmocka 2>"$out/build.err"; then
 	echo "not ok - build the output's unit tests"
 	sed 's/^/# /' "$out/build.err"
 	exit 1
 fi
 "$out/test_output" 2>&1 | sed 's/^\(not \)\{0,1\}ok \([0-9]*\) - /&output: /'
+
+if ! gcc "${cflags[@]}" -Ibuild/bpf -Iloader -o "$out/test_warnings" tests/unit/test_warnings.c \
+	loader/warnings.c loader/compile.c loader/policy.c -lyaml -lcmocka 2>"$out/build.err"; then
+	echo "not ok - build the policy warnings' unit tests"
+	sed 's/^/# /' "$out/build.err"
+	exit 1
+fi
+"$out/test_warnings" 2>&1 | sed 's/^\(not \)\{0,1\}ok \([0-9]*\) - /&warnings: /'
+
+if ! gcc "${cflags[@]}" -Ibuild/bpf -Iloader -o "$out/test_json_writer" \
+	tests/unit/test_json_writer.c $(ls loader/*.c | grep -v '/\(lsmctl\|cmd_[a-z]*\)\.c$') \
+	-lbpf -lyaml -lcmocka 2>"$out/build.err"; then
+	echo "not ok - build the JSON writer's unit tests"
+	sed 's/^/# /' "$out/build.err"
+	exit 1
+fi
+"$out/test_json_writer" 2>&1 | sed 's/^\(not \)\{0,1\}ok \([0-9]*\) - /&json_writer: /'
 
 if ! gcc "${cflags[@]}" -Ibuild/bpf -o "$out/lsmctl" loader/*.c -lbpf -lyaml 2>"$out/build.err"; then
 	echo "not ok - build lsmctl"
@@ -76,6 +93,15 @@ printf 'name: x\nrules:\n  - files: /nonexistent/lab\n    access: read\n    acti
 expect "check: every error, the compiler's" 1 "$out/bad3.yaml:6:5: $PWD/README.md/\*\* but .* is not a directory" -- check "$out/bad3.yaml"
 printf 'name: x\nrules:\n  - files: /nonexistent/lab\n    access: read\n    action: deny\n  - ptrace: deny\n' >"$out/warn.yaml"
 expect "check: a missing path is a warning" 0 "$out/warn.yaml:3:5: warning: /nonexistent/lab: No such file or directory" -- check "$out/warn.yaml"
+printf 'name: x\nself_protection: off\nmode: audit\nrules:\n  - files: %s\n    access: read\n    action: deny\n' "$PWD/README.md" >"$out/off.yaml"
+expect "check: a warning, self-protection off" 0 "^$out/off.yaml: warning: self-protection is off: a task in the subtree may undo the policy$" -- \
+	check "$out/off.yaml"
+expect "check: a warning, audit mode" 0 "^$out/off.yaml: warning: audit mode: the policy reports and denies nothing$" -- \
+	check "$out/off.yaml"
+expect "check: a warning for each class left open" 0 "^$out/off.yaml: warning: module_load is left open: no rule denies it$" -- \
+	check "$out/off.yaml"
+expect "check -j: the warnings in \"warnings\"" 0 "\"warnings\":\[\"$out/off.yaml: warning: self-protection is off: a task in the subtree may undo the policy\",\"$out/off.yaml: warning: audit mode: " -- \
+	check -j "$out/off.yaml"
 expect "check: the hooks a policy needs" 0 "^hooks: 4: file_open bprm_check_security ptrace_access_check ptrace_traceme$" -- check "$out/warn.yaml"
 expect "check: whether they fit in lsm_cgroup's hook slots" 0 "^cgroup backend: .*\(fit\|no lsm_cgroup hook slots\)" -- check "$out/warn.yaml"
 expect "check -j: an error as JSON on stdout" 1 '^{"error":".*bad.yaml:4:20: unknown access .fly. (read, write, exec, create, unlink)"}$' -- check -j "$out/bad.yaml"

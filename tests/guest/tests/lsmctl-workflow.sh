@@ -157,4 +157,55 @@ rc=$?
 json_ok "run -j" applied "$(echo "$out" | head -n 1)"
 json_ok "run -j's last line" ran "$(echo "$out" | tail -n 1)"
 echo "$out" | tail -n 1 | grep -q '"status":0}$' && ok "run -j: CMD's status" || not_ok "run -j: CMD's status" "$out"
-rmdir $cg $ctl
+
+# warnings (issue 24 item 6): self-protection off, audit mode and the open
+# classes, from check, apply, diff and show; wf-a (self-protection on) the control
+off=/sys/fs/cgroup/wf-$backend-off
+mkdir -p $off
+cat >/tmp/wf-off.yaml <<'Y'
+name: wf-off
+self_protection: off
+rules:
+  - files: /tmp/wf-secret
+    access: read
+    action: deny
+Y
+warned() { # warned WHAT PATTERN OUTPUT: OUTPUT has PATTERN, as a line
+	if echo "$3" | grep -q "$2"; then ok "$1"; else not_ok "$1" "$3"; fi
+}
+unwarned() { # unwarned WHAT PATTERN OUTPUT: OUTPUT has no such line
+	if echo "$3" | grep -q "$2"; then not_ok "$1" "$3"; else ok "$1"; fi
+}
+spoff='warning: self-protection is off: a task in the subtree may undo the policy$'
+out=$($L check /tmp/wf-off.yaml 2>&1 >/dev/null)
+rc=$?
+[ $rc -eq 0 ] && ok "check of a self_protection: off policy: valid" || not_ok "check of a self_protection: off policy: valid" "status $rc"
+warned "check: on stderr, self-protection off" "^/tmp/wf-off.yaml: $spoff" "$out"
+warned "check: on stderr, the classes left open" "^/tmp/wf-off.yaml: warning: write is left open: no rule denies it$" "$out"
+unwarned "check: read, which a rule denies, is not said open" "read is left open" "$out"
+unwarned "check of wf-a (self-protection on): no such warning" "self-protection is off" "$($L check /tmp/wf-a.yaml 2>&1)"
+out=$($L check -j /tmp/wf-off.yaml 2>&1)
+json_ok "check -j of wf-off" warnings "$out"
+warned "check -j: the warning in \"warnings\"" '"warnings":\[[^]]*"/tmp/wf-off.yaml: warning: self-protection is off' "$out"
+out=$($L apply /tmp/wf-off.yaml --cgroup $off --backend $backend 2>/tmp/wf-err)
+rc=$?
+[ $rc -eq 0 ] && echo "$out" | grep -q "^applied 'wf-off'" && ok "apply of wf-off" || not_ok "apply of wf-off" "status $rc: $out $(cat /tmp/wf-err)"
+warned "apply: on stderr, self-protection off" "^lsmctl: $spoff" "$(cat /tmp/wf-err)"
+unwarned "apply: the warnings not on stdout" "warning" "$out"
+wf_cg=$cg
+cg=$off
+expect_eperm "wf-off, applied with its warnings, denies reading wf-secret" "cat /tmp/wf-secret"
+cg=$wf_cg
+control "reading wf-secret" "cat /tmp/wf-secret"
+out=$($L apply -j /tmp/wf-off.yaml --cgroup $off --backend $backend 2>&1)
+json_ok "apply -j of wf-off" warnings "$out"
+warned "apply -j: the warning in \"warnings\"" '"warnings":\[[^]]*"self-protection is off' "$out"
+warned "show: on stderr, self-protection off" "^lsmctl: $spoff" "$($L show $off 2>&1 >/dev/null)"
+warned "show -j: the warning in \"warnings\"" '"warnings":\[[^]]*"self-protection is off' "$($L show -j $off)"
+warned "diff: on stderr, self-protection off" "^lsmctl: $spoff" "$($L diff /tmp/wf-off.yaml --cgroup $off 2>&1 >/dev/null)"
+out=$($L apply -j /tmp/wf-a.yaml --cgroup $off --backend $backend 2>&1)
+json_ok "apply -j of wf-a" warnings "$out"
+unwarned "apply -j of wf-a (self-protection on): no such warning" "self-protection is off" "$out"
+unwarned "show of wf-a: no such warning" "self-protection is off" "$($L show $off 2>&1)"
+$L detach --cgroup $off >/dev/null
+rmdir $cg $ctl $off

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0
+/* lsmctl detach: remove a cgroup's policy. */
+#define _GNU_SOURCE
+
+#include "output.h"
+#include "main.h"
+
+
+static const char help_detach[] =
+	"usage: lsmctl detach --cgroup PATH [-j]\n"
+	"Remove the policy applied to the cgroup PATH (not its ancestors' or\n"
+	"descendants' policies).\n";
+
+int detach_policy(const char *cgroup, int quiet)
+{
+	char err[ERR_MAX], rel[META_PATH_MAX];
+
+	if (policy_detach(cgroup, rel, sizeof(rel), err, sizeof(err)))
+		return fail("%s", err);
+	if (quiet)
+		return 0;
+	if (json) {
+		printf("{\"detached\":");
+		json_string(stdout, rel);
+		printf("}\n");
+	} else {
+		printf("detached the policy on %s\n", rel);
+	}
+	return 0;
+}
+
+int cmd_detach(int argc, char **argv)
+{
+	struct opts o;
+	int rc = parse_opts(argc, argv, help_detach, "cj", &o);
+
+	if (rc)
+		return rc;
+	if (o.nargs || !o.cgroup)
+		return usage_error(help_detach, "%s", "detach takes --cgroup PATH");
+	return detach_policy(o.cgroup, 0);
+}

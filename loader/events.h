@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The events ring's reader (lsmctl events): each denial and audit-mode
+ * report as it comes, as a line or a JSON object, and how many events
+ * the ring had no room for.
+ */
+#ifndef LSMCTL_EVENTS_H
+#define LSMCTL_EVENTS_H
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct events_opts {
+	__u64 cgroup_id;	/* only its tasks' events and its policy's; 0: all */
+	long count;		/* stop after this many; 0: no limit */
+	long timeout;		/* stop after this many seconds; 0: none */
+	bool json;		/* one JSON object a line */
+};
+
+/*
+ * Print the events of the ring buffer @fd (store_events_fd()) on stdout
+ * until @o's count or timeout, or SIGINT or SIGTERM; once a second, and
+ * at the end, a line for the events lost since the last one said (the
+ * first: since the policies were applied). 0, or -errno with why in @err.
+ */
+int events_stream(int fd, const struct events_opts *o, char *err, size_t errlen);
+
+#endif /* LSMCTL_EVENTS_H */
