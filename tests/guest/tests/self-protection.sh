@@ -284,7 +284,7 @@ held "open a sysfs file for writing (/sys/bus/pci/rescan)" "exec 3>>/sys/bus/pci
 held "open /dev/kmsg for writing (lines in the kernel's log)" "exec 3>/dev/kmsg"
 if [ -c /dev/cpu_dma_latency ]; then
 	held "open /dev/cpu_dma_latency by a node of its own (the CPUs' idle states)" \
-		"mknod /tmp/sp/dma\$\$ c 10 62 && exec 3</tmp/sp/dma\$\$"
+		"mknod /tmp/sp/dma\$\$ c $((0x$(stat -c %t /dev/cpu_dma_latency))) $((0x$(stat -c %T /dev/cpu_dma_latency))) && exec 3</tmp/sp/dma\$\$"
 else
 	skip "open /dev/cpu_dma_latency by a node of its own" "no such device in this kernel"
 fi
