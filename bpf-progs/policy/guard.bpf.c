@@ -859,6 +859,11 @@ GUARD_PROG(move_mount, const struct path *from_path, const struct path *to_path)
 	 BIT_ULL(CAP_AUDIT_WRITE) | BIT_ULL(CAP_SETFCAP) |		\
 	 BIT_ULL(CAP_CHECKPOINT_RESTORE))
 
+/* The machine's in every user namespace: the kernel asks them of init_user_ns only. */
+#define CAPS_OF_THE_MACHINE						\
+	(BIT_ULL(CAP_SYS_MODULE) | BIT_ULL(CAP_SYS_RAWIO) | BIT_ULL(CAP_SYS_BOOT) |	\
+	 BIT_ULL(CAP_SYS_TTY_CONFIG) | BIT_ULL(CAP_AUDIT_CONTROL))
+
 /*
  * CAP_SYS_ADMIN, by the system call that asks it: namespaces of its
  * own (clone, unshare, setns: entering one outside asks ptrace's check
@@ -912,8 +917,8 @@ GUARD_PROG(capable, const struct cred *cred, struct user_namespace *ns, int cap,
 		req.number = (__u32)nr;
 	} else if ((unsigned int)cap < 64 && (CAPS_OF_ITS_OWN & BIT_ULL(cap))) {
 		return 0;
-	} else if (BPF_CORE_READ(ns, level) && cap != CAP_SYS_MODULE && cap != CAP_SYS_RAWIO &&
-		   cap != CAP_SYS_BOOT && cap != CAP_SYS_TTY_CONFIG && cap != CAP_AUDIT_CONTROL) {
+	} else if (BPF_CORE_READ(ns, level) && !((unsigned int)cap < 64 &&
+						 (CAPS_OF_THE_MACHINE & BIT_ULL(cap)))) {
 		/* the kernel asks these of init_user_ns: a lower one's are its own */
 		return 0;
 	}
