@@ -868,31 +868,36 @@ GUARD_PROG(move_mount, const struct path *from_path, const struct path *to_path)
  * CAP_SYS_ADMIN, by the system call that asks it: namespaces of its
  * own (clone, unshare, setns: entering one outside asks ptrace's check
  * first), calls whose object a guard hook judges (ioctl, fcntl, mount,
- * umount, move_mount, bpf, perf_event_open, fanotify, setsockopt, a
- * netlink message by its send, an open by file_open, a read or write
- * of what was opened), its own process (prctl, seccomp, ptrace's
+ * umount, move_mount, bpf, perf_event_open, fanotify, setsockopt, an
+ * open by file_open, a read or write of what was opened), its own process (prctl, seccomp, ptrace's
  * seccomp requests), and the host and domain names of a UTS namespace
  * of its own. Every other call is refused: swapon, quotactl, syslog,
  * madvise's MADV_HWPOISON, ioprio_set, SysV IPC objects of others,
- * keyrings, the new mount API (mount_api.bpf.h), and calls not known
- * here.
+ * keyrings, the new mount API (mount_api.bpf.h), sendmsg's
+ * SCM_CREDENTIALS naming another process's pid, calls not known here,
+ * and any call of an io_uring worker.
  */
 static __always_inline int sys_admin_allowed(long nr)
 {
-	struct task_struct *task;
+	struct task_struct *task = bpf_get_current_task_btf();
 
+	/*
+	 * An io_uring worker's registers are its creator's, copied at
+	 * whatever call made it: no call of its own to judge.
+	 */
+	if (task->flags & PF_IO_WORKER)
+		return 0;
 	switch (nr) {
 	case NR_READ: case NR_WRITE: case NR_OPEN: case NR_IOCTL: case NR_PREAD64:
-	case NR_PWRITE64: case NR_READV: case NR_WRITEV: case NR_SENDTO: case NR_SENDMSG:
+	case NR_PWRITE64: case NR_READV: case NR_WRITEV:
 	case NR_SETSOCKOPT: case NR_CLONE: case NR_FORK: case NR_VFORK: case NR_FCNTL:
 	case NR_PTRACE: case NR_PRCTL: case NR_MOUNT: case NR_UMOUNT2: case NR_OPENAT:
 	case NR_UNSHARE: case NR_PERF_EVENT_OPEN: case NR_FANOTIFY_INIT:
-	case NR_FANOTIFY_MARK: case NR_SENDMMSG: case NR_SETNS: case NR_SECCOMP:
+	case NR_FANOTIFY_MARK: case NR_SETNS: case NR_SECCOMP:
 	case NR_BPF: case NR_MOVE_MOUNT: case NR_CLONE3: case NR_OPENAT2:
 		return 1;
 	case NR_SETHOSTNAME:
 	case NR_SETDOMAINNAME:
-		task = bpf_get_current_task_btf();
 		return BPF_CORE_READ(task, nsproxy, uts_ns, ns.inum) != PROC_UTS_INIT_INO;
 	}
 	return 0;

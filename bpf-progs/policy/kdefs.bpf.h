@@ -119,6 +119,7 @@
 #define CAP_AUDIT_CONTROL	30	/* audit's settings: the machine's, in any netns */
 #define CAP_SETFCAP		31
 #define CAP_CHECKPOINT_RESTORE	40
+#define PF_IO_WORKER		0x00000010	/* linux/sched.h */
 #define CAP_OPT_NOAUDIT		(1U << 1)
 #define BIT_ULL(n)		(1ULL << (n))
 #define PROC_UTS_INIT_INO	0xEFFFFFFEU	/* linux/proc_ns.h: the machine's UTS namespace */

@@ -35,6 +35,9 @@
  *                              kernel reads set in the system call number
  *   sp-probe rtnl-addr add|del RTM_NEWADDR / RTM_DELADDR of 10.99.0.1/32 on lo
  *   sp-probe rtnl-getlink      RTM_GETLINK dump (ip link's read)
+ *   sp-probe scm-cred PID|self a datagram on a socketpair whose SCM_CREDENTIALS
+ *                              name PID (the kernel checks CAP_SYS_ADMIN for
+ *                              a pid not the sender's); the receiver must see it
  *   sp-probe rtnl-batch        one send: RTM_GETLINK, then RTM_NEWADDR
  *                              10.99.0.2/32 on lo, then RTM_DELADDR of it
  *   sp-probe mtu get|set       SIOCGIFMTU of lo; set: SIOCSIFMTU to that MTU
@@ -356,6 +359,42 @@ static void link_msg(struct link_req *r)
 	r->i.ifi_family = AF_UNSPEC;
 }
 
+static int scm_cred(pid_t pid)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(struct ucred))];
+		struct cmsghdr align;
+	} u = { 0 };
+	struct ucred cred = { .pid = pid, .uid = 0, .gid = 0 }, *got;
+	char data = 'x';
+	struct iovec iov = { .iov_base = &data, .iov_len = 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+			      .msg_controllen = sizeof(u.buf) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+	int sv[2], one = 1, err = 0;
+
+	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sv) ||
+	    setsockopt(sv[1], SOL_SOCKET, SO_PASSCRED, &one, sizeof(one)))
+		return errno;
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_CREDENTIALS;
+	c->cmsg_len = CMSG_LEN(sizeof(cred));
+	memcpy(CMSG_DATA(c), &cred, sizeof(cred));
+	if (sendmsg(sv[0], &msg, 0) < 0) {
+		err = errno;
+	} else {
+		memset(u.buf, 0, sizeof(u.buf));
+		msg.msg_controllen = sizeof(u.buf);
+		c = recvmsg(sv[1], &msg, 0) < 0 ? NULL : CMSG_FIRSTHDR(&msg);
+		got = c ? (struct ucred *)CMSG_DATA(c) : NULL;
+		if (!got || got->pid != pid)
+			err = EIO;	/* sent, but not as that pid */
+	}
+	close(sv[0]);
+	close(sv[1]);
+	return err;
+}
+
 static int rtnl_getlink(void)
 {
 	struct link_req r;
@@ -598,6 +637,8 @@ int main(int argc, char **argv)
 		err = mount_setattr_nosuid(arg, 1L << 32);
 	else if (argc == 3 && !strcmp(what, "rtnl-addr"))
 		err = rtnl_addr(arg);
+	else if (argc == 3 && !strcmp(what, "scm-cred"))
+		err = scm_cred(strcmp(arg, "self") ? atoi(arg) : getpid());
 	else if (argc == 2 && !strcmp(what, "rtnl-getlink"))
 		err = rtnl_getlink();
 	else if (argc == 2 && !strcmp(what, "rtnl-batch"))

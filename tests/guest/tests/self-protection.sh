@@ -271,6 +271,8 @@ fi
 # capabilities by allow-list: the machine's names are refused (held
 # above's kin, escapes review4.c), a UTS namespace of its own is its own
 held "set the machine's host name (to itself)" "hostname \$(hostname)"
+held "send SCM_CREDENTIALS naming pid 1 (a process outside)" "$P scm-cred 1"
+check "send SCM_CREDENTIALS naming itself" in_cg $cg "$P scm-cred self"
 if unshare -u true 2>/dev/null; then
 	check "in a UTS namespace of its own (unshare -u), sethostname works" \
 		in_cg $cg "unshare -u sh -c 'hostname sp-inner && [ \$(hostname) = sp-inner ]'"
