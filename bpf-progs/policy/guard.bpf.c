@@ -487,11 +487,7 @@ static __always_inline int in_init_net(struct sock *sk)
 	return sk && BPF_CORE_READ(sk, __sk_common.skc_net.net, net_cookie) == INIT_NET_COOKIE;
 }
 
-/*
- * Socket ioctls that configure (addresses, routes, flags, MTU, ARP,
- * tunnels, bridges, ethtool, the device-private range): refused on
- * a socket of init_net; the queries below are not.
- */
+/* The queries of the socket ioctls' 0x89xx range: what `ip` and ifconfig read. */
 static __always_inline int sockios_query(unsigned int cmd)
 {
 	switch (cmd) {
@@ -646,14 +642,35 @@ static __always_inline int is_socket(struct file *file)
 	return (file->f_inode->i_mode & S_IFMT) == S_IFSOCK;
 }
 
+/*
+ * ioctl on a socket of init_net, by allow-list: the queries above, the
+ * terminal-style queries every file answers (FIONREAD is SIOCINQ,
+ * TIOCOUTQ SIOCOUTQ), and the socket's own: its time stamps, its
+ * namespace, O_ASYNC with itself as the owner. Everything else configures the machine: the 0x89xx range
+ * (addresses, routes, ARP, bridges, tunnels, ethtool, the device- and
+ * protocol-private ranges), wireless extensions (0x8bxx), Bluetooth's
+ * HCI devices, and any protocol's ioctls 6.1 may add.
+ */
+static __always_inline int socket_ioctl_allowed(unsigned int cmd)
+{
+	switch (cmd) {
+	case 0x80108906:	/* SIOCGSTAMP_NEW */
+	case 0x80108907:	/* SIOCGSTAMPNS_NEW */
+	case 0x894c:		/* SIOCGSKNS */
+	case FIOASYNC:		/* its owner is the caller: guard_ioctl() */
+		return 1;
+	}
+	return ioctl_harmless(cmd) || sockios_query(cmd);
+}
+
 static __always_inline int guard_sockios(__u16 hook, struct file *file, unsigned int cmd)
 {
 	struct socket *sock;
 
-	if ((cmd & ~0xffu) != 0x8900 || sockios_query(cmd) || !is_socket(file))
+	if (!is_socket(file))
 		return 0;
 	sock = file->private_data;
-	if (!in_init_net(BPF_CORE_READ(sock, sk)))
+	if (!in_init_net(BPF_CORE_READ(sock, sk)) || socket_ioctl_allowed(cmd))
 		return 0;
 	return guard_deny(hook, cmd, NULL);
 }
@@ -964,11 +981,41 @@ GUARD_PROG(path_notify, const struct path *path, u64 mask, unsigned int obj_type
 }
 
 /*
- * init_net's netfilter through the legacy sockopts: iptables,
- * ip6tables (IPT_SO_SET_REPLACE, _ADD_COUNTERS: 64, 65), arptables
- * (96, 97), ebtables (128, 129), IPVS (IP_VS_SO_SET_*: 1152-1167).
- * Their GETs are getsockopt()s, which pass.
+ * The IP and IPv6 levels' options on a socket of init_net, by
+ * allow-list: those that set the socket's own behaviour (its header
+ * fields, what it receives with its data, its multicast memberships,
+ * its binding). Refused by omission, each a piece of the machine's
+ * configuration: netfilter's tables (iptables, ip6tables: 64, 65;
+ * arptables 96, 97; ebtables 128, 129), IPVS (1152-1167), multicast
+ * routing (MRT_* and MRT6_*: 200-211), IPsec policies (IP_IPSEC_POLICY
+ * and IP_XFRM_POLICY 16, 17; IPv6's 34, 35), anycast addresses on an
+ * interface (IPV6_JOIN_ANYCAST, _LEAVE_ANYCAST: 27, 28), the
+ * namespace's flow label leases (IPV6_FLOWLABEL_MGR 32), router alert
+ * listeners (IP_ROUTER_ALERT 5, IPV6_ROUTER_ALERT 22 and _ISOLATE 30:
+ * other tasks' packets), source routes (IP_OPTIONS 4, IPV6_RTHDR 57,
+ * IPV6_2292RTHDR 5, IPV6_2292PKTOPTIONS 6, which carries one, and
+ * IPV6_NEXTHOP 9: a first hop that connect rules do not judge), and any
+ * option 6.1 adds. Their GETs are
+ * getsockopt()s, which pass.
  */
+static __always_inline int ip_sockopt_allowed(int level, int optname)
+{
+	if (level == SOL_IP)
+		/* TOS .. HDRINCL, RECVOPTS .. FREEBIND, PASSSEC .. RECVERR_RFC4884,
+		 * MULTICAST_IF .. MULTICAST_ALL, UNICAST_IF */
+		return (optname >= 1 && optname <= 3) || (optname >= 6 && optname <= 15) ||
+		       (optname >= 18 && optname <= 26) || (optname >= 32 && optname <= 50);
+	/* ADDRFORM .. 2292DSTOPTS, CHECKSUM, 2292HOPLIMIT, AUTHHDR, FLOWINFO,
+	 * UNICAST_HOPS .. DROP_MEMBERSHIP, MTU_DISCOVER .. V6ONLY, MULTICAST_ALL,
+	 * FLOWINFO_SEND, HDRINCL, MCAST_*, RECVPKTINFO .. RECVRTHDR,
+	 * RECVDSTOPTS .. FREEBIND */
+	return (optname >= 1 && optname <= 4) || optname == 7 || optname == 8 ||
+	       optname == 10 || optname == 11 || (optname >= 16 && optname <= 21) ||
+	       (optname >= 23 && optname <= 26) || optname == 29 || optname == 33 ||
+	       optname == 36 || (optname >= 42 && optname <= 56) ||
+	       (optname >= 58 && optname <= 80);
+}
+
 GUARD_PROG(socket_setsockopt, struct socket *sock, int level, int optname)
 {
 	/*
@@ -990,11 +1037,7 @@ GUARD_PROG(socket_setsockopt, struct socket *sock, int level, int optname)
 	}
 	if (level != SOL_IP && level != SOL_IPV6)
 		return 0;
-	if (optname != 64 && optname != 65 &&
-	    (level != SOL_IP || (optname != 96 && optname != 97 && optname != 128 &&
-				 optname != 129 && (optname < 1152 || optname > 1167))))
-		return 0;
-	if (!in_init_net(sock->sk))
+	if (!in_init_net(sock->sk) || ip_sockopt_allowed(level, optname))
 		return 0;
 	return guard_deny(LAB_GUARD_socket_setsockopt, (__u32)optname, NULL);
 }

@@ -446,6 +446,38 @@ static int ipt_replace(void)
 	return setsockopt(fd, SOL_IP, 64, buf, sizeof(buf)) ? errno : 0;
 }
 
+/*
+ * setsockopt(LEVEL, OPT) with an int 1 on a datagram socket of the
+ * level's family (a raw IGMP one for multicast routing's MRT_*, 200+),
+ * as an option's first step would; the kernel may then refuse the value,
+ * after the LSM let the call through.
+ */
+static int sockopt(const char *level, int opt)
+{
+	int v6 = !strcmp(level, "ipv6"), one = 1, fd;
+
+	if (!v6 && opt >= 200 && opt <= 211)
+		fd = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_IGMP);
+	else
+		fd = socket(v6 ? AF_INET6 : AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return errno;
+	return setsockopt(fd, v6 ? SOL_IPV6 : SOL_IP, opt, &one, sizeof(one)) ? errno : 0;
+}
+
+/* ioctl(CMD) on a UDP socket with a zeroed struct ifreq naming lo */
+static int sioc(unsigned long cmd)
+{
+	struct ifreq ifr[4] = { 0 };
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return errno;
+	snprintf(ifr[0].ifr_name, sizeof(ifr[0].ifr_name), "lo");
+	/* SIOCGSKNS answers a descriptor */
+	return ioctl(fd, cmd, ifr) < 0 ? errno : 0;
+}
+
 /* AUDIT_GET, or AUDIT_SET with an empty mask: both need CAP_AUDIT_CONTROL */
 static int audit(const char *op)
 {
@@ -645,6 +677,10 @@ int main(int argc, char **argv)
 		err = rtnl_batch();
 	else if (argc == 3 && !strcmp(what, "mtu"))
 		err = mtu(arg);
+	else if (argc == 4 && !strcmp(what, "sockopt"))
+		err = sockopt(arg, atoi(argv[3]));
+	else if (argc == 3 && !strcmp(what, "sioc"))
+		err = sioc(strtoul(arg, NULL, 0));
 	else if (argc == 2 && !strcmp(what, "ipt-replace"))
 		err = ipt_replace();
 	else if (argc == 3 && !strcmp(what, "audit"))
@@ -661,6 +697,7 @@ int main(int argc, char **argv)
 			"socket FAMILY | fsopen | open-tree|mount-setattr DIR | flood N PATH | "
 			"pivot-root NEW OLD | tiocsctty-hi | lease PATH | mount-setattr-hi DIR | "
 			"rtnl-addr add|del | rtnl-getlink | rtnl-batch | mtu get|set | ipt-replace | "
+			"sockopt ip|ipv6 OPT | sioc CMD | "
 			"audit get|set | nl-send PROTO GROUP | newnsid PID | fioasync PID CGROUP\n");
 		return 2;
 	}
