@@ -83,6 +83,7 @@ vpath %.bpf.c $(sort $(dir $(BPF_SRCS)))
 	demo vm clean distclean FORCE
 .DELETE_ON_ERROR:
 
+## all           kernels, bpf, guest, initramfs and loader: what check and demo build first
 all: kernels bpf guest initramfs loader
 
 help:
