@@ -14,6 +14,10 @@ VARIANTS ?= stock lsm debian
 # which is downloaded, so that lsmctl needs no kernel build; make check
 # loads the same objects on stock, lsm and debian.
 BTF_VARIANT ?= debian
+# The lab's default LSM set, the lsm= line of make demo and of the boots
+# and benchmarks that say "the default set": its kernels' CONFIG_LSM
+# (scripts/lsm-default reads it from kernel/config/lab.config).
+LSM_DEFAULT := $(shell scripts/lsm-default)
 
 CC := gcc
 CLANG ?= clang
@@ -79,6 +83,7 @@ vpath %.bpf.c $(sort $(dir $(BPF_SRCS)))
 	demo vm clean distclean FORCE
 .DELETE_ON_ERROR:
 
+## all           kernels, bpf, guest, initramfs and loader: what check and demo build first
 all: kernels bpf guest initramfs loader
 
 help:
@@ -310,7 +315,7 @@ checkpatch: $(KBUILD)/stock/bzImage
 ## demo          boot the lsm kernel and confine a shell with lsmctl (README's example)
 demo: deps all
 	@tests/vm/run-vm.sh -q -k $(KBUILD)/lsm/bzImage -i $(INITRAMFS) \
-		-- lsm=landlock,lockdown,yama,bpf lab.variant=lsm lab.run=/lab/demo/demo.sh
+		-- lsm=$(LSM_DEFAULT) lab.variant=lsm lab.run=/lab/demo/demo.sh
 
 ## bench-quick   nosec/stock/lsm, default LSM set, and debian: open+close, pipe, socket; lsm_cgroup outside/inside on stock and lsm (results/)
 bench-quick: deps all $(KBUILD)/nosec/bzImage

@@ -2,7 +2,9 @@
 # LSM hook calls and indirect calls per operation on stock 6.1, for each
 # lsm= line: what the series turns into direct calls.
 #
-#   bench/indirect.sh [-o DIR] [-l "capability landlock,lockdown,yama,bpf ..."]
+#   bench/indirect.sh [-o DIR] [-l "LSM_LINE ..."]
+#
+# (default: capability, and the default set, scripts/lsm-default).
 #
 # For each lsm= line, two boots without instruction counting (kprobes
 # perturb the counts that mode measures):
@@ -27,7 +29,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-out=build/bench/indirect lsms="capability landlock,lockdown,yama,bpf"
+out=build/bench/indirect lsms="capability $(scripts/lsm-default)"
 while getopts "o:l:h" opt; do
 	case $opt in
 	o) out=$OPTARG ;; l) lsms=$OPTARG ;;

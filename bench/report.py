@@ -32,8 +32,13 @@ import sys
 import tempfile
 from collections import namedtuple
 
-DEFAULT_SET = "landlock+lockdown+yama+bpf"
-REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reference.csv")
+HERE = os.path.dirname(os.path.abspath(__file__))
+# The lab's default LSM set, joined with + as raw.csv writes lsm= lines:
+# its kernels' CONFIG_LSM, which scripts/lsm-default reads (the tree's
+# set, as bench/run.sh boots it).
+DEFAULT_SET = subprocess.run([os.path.join(HERE, "..", "scripts", "lsm-default")], check=True,
+                             capture_output=True, text=True).stdout.strip().replace(",", "+")
+REFERENCE = os.path.join(HERE, "reference.csv")
 
 # A figure's key in raw.csv; the figure is min, median and max.
 Key = namedtuple("Key", "series variant lsm mitigations config rules cgroups place workload")

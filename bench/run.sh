@@ -31,7 +31,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 mode=${1:-quick}
-default_set="landlock,lockdown,yama,bpf"
+default_set=$(scripts/lsm-default)
 lsm_lines="capability $default_set landlock,yama,bpf selinux smack apparmor tomoyo"
 all="-n,200,-r,11"				# every workload
 # the series: open+close (file_open), tcp_connect (socket_connect), and

@@ -678,8 +678,8 @@ static int parse_rules(struct ctx *c, const yaml_node_t *n, struct policy *p)
 	count = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
 	if (!count)
 		return fail(c, n, "rules is empty");
-	if (count > POLICY_MAX_RULES)
-		return fail(c, n, "%zu rules, more than %d", count, POLICY_MAX_RULES);
+	if (count > LAB_MAX_RULES)
+		return fail(c, n, "%zu rules, more than %d", count, LAB_MAX_RULES);
 	p->rules = calloc(count, sizeof(*p->rules));
 	if (!p->rules)
 		return fail(c, n, "out of memory");
@@ -853,7 +853,7 @@ static int check_stream(struct ctx *c, const char *buf, size_t len)
 		}
 		if (++events > POLICY_EVENTS_MAX) {
 			fail_mark(c, ev.start_mark, "more than %d YAML events: not a policy (at most "
-				  "%d rules)", POLICY_EVENTS_MAX, POLICY_MAX_RULES);
+				  "%d rules)", POLICY_EVENTS_MAX, LAB_MAX_RULES);
 			done = true;
 		}
 		switch (ev.type) {

@@ -10,22 +10,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../bpf-progs/policy/limits.h"
 #include "access.h"
 
 #define POLICY_NAME_MAX 64
 #define POLICY_PATH_MAX 4096
-#define POLICY_MAX_RULES 4096
 /*
  * What lsmctl reads of a policy file, bounded before the rules are
  * looked at: at most POLICY_FILE_MAX bytes, one YAML document, at most
  * POLICY_DEPTH_MAX collections nested (a policy needs 4: the top,
  * rules, a rule, a list in it), at most POLICY_EVENTS_MAX YAML events
- * (a rule is some 20: enough for POLICY_MAX_RULES of them), and at most
+ * (a rule is some 20: enough for LAB_MAX_RULES of them), and at most
  * POLICY_ERRORS_MAX errors said (then "... and N more errors").
  */
 #define POLICY_FILE_MAX (1 << 20)
 #define POLICY_DEPTH_MAX 8
-#define POLICY_EVENTS_MAX (64 * POLICY_MAX_RULES)
+#define POLICY_EVENTS_MAX (64 * LAB_MAX_RULES)
 #define POLICY_ERRORS_MAX 100
 
 enum rule_kind {

@@ -36,7 +36,6 @@
 
 #define LSM_LIST "/sys/kernel/security/lsm"
 #define VMLINUX_BTF "/sys/kernel/btf/vmlinux"
-#define MAX_SLOTS 256
 
 /* Exit statuses (errors.h, loader/lsmctl.8) */
 enum {
@@ -142,8 +141,8 @@ static int btf_cgroup_slots(const struct btf *btf)
 
 /*
  * Hook slots lsm_cgroup links take now, one per distinct hook (their BTF
- * ids in @hooks, MAX_SLOTS of them); or -errno when the links cannot be
- * listed (EPERM: not root; ENOSYS: no bpf()).
+ * ids in @hooks, LAB_MAX_CGROUP_SLOTS of them); or -errno when the links
+ * cannot be listed (EPERM: not root; ENOSYS: no bpf()).
  */
 static int slots_taken(__u32 *hooks)
 {
@@ -173,7 +172,7 @@ static int slots_taken(__u32 *hooks)
 			continue;
 		for (i = 0; i < n && hooks[i] != prog.attach_btf_id; i++)
 			;
-		if (i == n && n < MAX_SLOTS)
+		if (i == n && n < LAB_MAX_CGROUP_SLOTS)
 			hooks[n++] = prog.attach_btf_id;
 	}
 	return errno == ENOENT ? n : -errno;
@@ -181,7 +180,7 @@ static int slots_taken(__u32 *hooks)
 
 static void probe_kernel(struct probe *p)
 {
-	__u32 taken[MAX_SLOTS];
+	__u32 taken[LAB_MAX_CGROUP_SLOTS];
 	struct btf *btf;
 	unsigned int h;
 
@@ -374,7 +373,7 @@ int probe_report(bool json)
 
 void probe_slot_budget(__u64 hooks, struct slot_budget *b)
 {
-	__u32 taken[MAX_SLOTS];
+	__u32 taken[LAB_MAX_CGROUP_SLOTS];
 	struct btf *btf;
 	unsigned int h;
 	char name[128];

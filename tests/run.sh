@@ -4,6 +4,11 @@
 #
 #   tests/run.sh [VARIANT ...]        default: stock lsm debian
 #
+# A boots file's line is: variants, name, kernel command line ("-" for
+# none), guest tests; @LSM_DEFAULT@ in the command line is the lab's
+# default LSM set (scripts/lsm-default), expanded before anything else
+# sees the line, so that a boot's key is that of the line written out.
+#
 # Environment: BOOTS=files (default tests/boots), LIKE=variant to run the
 # boots listed for that variant too (check-debug runs lsm's on debug),
 # THEN=test to add a test at the end of every boot, ONLY=name[,name] to run
@@ -25,6 +30,7 @@ cd "$top" || exit 1
 variants=("$@")
 [ ${#variants[@]} -gt 0 ] || variants=(stock lsm debian)
 read -r -a boots <<<"${BOOTS:-tests/boots}"
+lsm_default=$(scripts/lsm-default) || exit 1
 results=${RESULTS:-build/test-results}
 mkdir -p "$results"
 passed=0 failed=0
@@ -149,6 +155,7 @@ for v in "${variants[@]}"; do
 	cache_digest "build/kernel/$v/modules.cpio"
 	while read -r vs name append tests; do
 		case $vs in '' | '#'*) continue ;; esac
+		append=${append//@LSM_DEFAULT@/$lsm_default}
 		[[ ",$vs," == *",$v,"* || ",$vs," == *",${LIKE:-$v},"* ]] || continue
 		[ -z "${ONLY:-}" ] || [[ ",$ONLY," == *",$name,"* ]] || continue
 		[ -z "${THEN:-}" ] || tests+=,$THEN

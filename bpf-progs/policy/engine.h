@@ -124,6 +124,7 @@ enum lab_guard_hook {
 #define LAB_RULE_SELF		0xfffe	/* self-protection decided */
 #define LAB_RULE_LOST		0xfffd	/* in hits: events the ring had no room for */
 #define LAB_RULE_NONE		0	/* in maps: rule index + 1, 0 for none */
+_Static_assert(LAB_MAX_RULES < LAB_RULE_LOST, "a rule's number is none of the above");
 
 /* lab_conf.flags */
 #define LAB_AUDIT		(1U << 0)	/* report, deny nothing */

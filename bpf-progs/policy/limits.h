@@ -7,6 +7,7 @@
 #define LAB_MAX_DEPTH		64	/* directory levels a subtree walk climbs */
 #define LAB_MAX_CGROUP_DEPTH	32	/* cgroup levels the global backend climbs */
 #define LAB_MAX_POLICIES	4096	/* policy ids are 1 .. LAB_MAX_POLICIES - 1 */
+#define LAB_MAX_RULES		4096	/* rules a policy file: numbers below engine.h's LAB_RULE_* */
 #define LAB_EVENTS_SIZE		(256 * 1024)	/* the events ring buffer, bytes */
 /*
  * lsm_cgroup hook slots (system-wide: 10 on stock 6.1) that a policy's
@@ -14,6 +15,12 @@
  * other policies' own hooks: a network policy's three, say.
  */
 #define LAB_REFUSAL_SLOTS_SPARE	3
+/*
+ * lsm_cgroup hook slots lsmctl probe counts, taken or not: more than any
+ * kernel has (6.1: 10; the lab's series caps CONFIG_BPF_LSM_CGROUP_HOOKS
+ * at 150).
+ */
+#define LAB_MAX_CGROUP_SLOTS	256
 
 /*
  * The rule maps' room, for every policy of the global instance (an

@@ -110,6 +110,8 @@ static void test_every_kind(void **state)
 
 static void test_errors(void **state)
 {
+	char yaml[256], want[64], name[LAB_PATH_NAME_LEN + 1];
+
 	(void)state;
 	expect_error("", "t.yaml:1:1:", "empty policy");
 	expect_error("name: x\n", "t.yaml:1:1:", "needs 'rules:'");
@@ -144,9 +146,13 @@ static void test_errors(void **state)
 		     "    match: inode\n", "t.yaml:3:12:", "cannot be 'match: inode'");
 	expect_error("name: x\nrules:\n  - exec: /a\n    action: deny\n    match: name\n",
 		     "t.yaml:5:12:", "unknown match 'name'");
-	expect_error("name: x\nrules:\n  - files: /a/0123456789012345678901234567890123456789"
-		     "012345678901234567890123\n    access: read\n    action: deny\n",
-		     "t.yaml:3:15:", "longer than 63 bytes");
+	/* a name one byte longer than a rule by path's */
+	memset(name, 'n', LAB_PATH_NAME_LEN);
+	name[LAB_PATH_NAME_LEN] = '\0';
+	snprintf(yaml, sizeof(yaml), "name: x\nrules:\n  - files: /a/%s\n    access: read\n"
+		 "    action: deny\n", name);
+	snprintf(want, sizeof(want), "longer than %d bytes", LAB_PATH_NAME_LEN - 1);
+	expect_error(yaml, "t.yaml:3:15:", want);
 	expect_error("name: x\nrules:\n  - files: /a\n    action: deny\n",
 		     "t.yaml:3:5:", "needs 'access:'");
 	expect_error("name: x\nrules:\n  - files: /a\n    access: [read, fly]\n    action: deny\n",
@@ -424,7 +430,8 @@ static void test_stream_refusals(void **state)
 	}
 	big[n++] = ']';
 	big[n] = '\0';
-	expect_error(big, "t.yaml:2:", "more than 262144 YAML events");
+	snprintf(yaml, sizeof(yaml), "more than %d YAML events", POLICY_EVENTS_MAX);
+	expect_error(big, "t.yaml:2:", yaml);
 }
 
 /* Every error in a rule, not the first; and when err is full, how many more. */
