@@ -738,6 +738,11 @@ static __always_inline int guard_ioctl(__u16 hook, struct file *file, unsigned i
 	case TIOCVHANGUP:
 	case TIOCCONS:
 	case FIOASYNC:
+	/*
+	 * A line discipline on a terminal it owns: SLIP, slcan or HCI make
+	 * a network device in init_net or a Bluetooth controller.
+	 */
+	case TIOCSETD:
 		return guard_deny(hook, cmd, NULL);
 	case TIOCSCTTY:
 		/* an int to the kernel */
@@ -1056,6 +1061,44 @@ GUARD_PROG(socket_setsockopt, struct socket *sock, int level, int optname)
  */
 #define NL_MAX_MSGS	64
 
+/*
+ * A link message names another namespace by an attribute, at the top
+ * or nested anywhere (a veth's or vxcan's peer): IFLA_NET_NS_PID (19),
+ * IFLA_NET_NS_FD (28), IFLA_LINK_NETNSID (37), IFLA_TARGET_NETNSID
+ * (46). Any of them may name init_net (a pid there; a descriptor of
+ * /proc/self/ns/net kept from before unshare()), and a device made or
+ * moved there changes the machine's network. Attributes are 4-byte
+ * aligned, so every aligned word that reads as such a header (a u32 or
+ * s32's length, the type without its NESTED and BYTEORDER flags) is
+ * taken for one: a word of other data that happens to look like one
+ * refuses a message that was harmless, never the reverse. Longer
+ * messages are refused whole.
+ */
+#define NL_LINK_SCAN_WORDS	256
+
+static __always_inline int link_names_netns(unsigned char *msg, __u32 len)
+{
+	__u32 w;
+	int i;
+
+	if (len > NL_LINK_SCAN_WORDS * 4)
+		return 1;
+	/* from the word after struct nlmsghdr */
+	for (i = 4; i < NL_LINK_SCAN_WORDS; i++) {
+		__u16 type;
+
+		if (i * 4 + 4 > len)
+			return 0;
+		if (bpf_probe_read_kernel(&w, sizeof(w), msg + i * 4))
+			return 1;
+		type = (w >> 16) & 0x3fff;	/* NLA_TYPE_MASK */
+		if ((w & 0xffff) >= 8 && (w & 0xffff) <= 16 &&
+		    (type == 19 || type == 28 || type == 37 || type == 46))
+			return 1;
+	}
+	return 0;
+}
+
 static __always_inline int nl_write(__u16 proto, __u16 type)
 {
 	__u8 msg = type & 0xff;
@@ -1100,18 +1143,20 @@ GUARD_PROG(netlink_send, struct sock *sk, struct sk_buff *skb)
 {
 	unsigned char *data;
 	struct nlmsghdr nlh;
-	__u32 len, off = 0;
+	__u32 len, off = 0, link_off = 0, link_len = 0;
 	__u16 proto;
-	int i;
+	int i, links = 0;
 
 	struct netlink_skb_parms *parms = (void *)skb->cb;
 	int own = !in_init_net(sk);
 
 	proto = sk->sk_protocol;
 	/*
-	 * In a namespace of its own, one rtnetlink message reaches the
-	 * machine's: RTM_NEWNSID names init_net (by an fd or a pid) for
-	 * IFLA_TARGET_NETNSID and IFLA_LINK_NETNSID to act on.
+	 * In a namespace of its own, rtnetlink messages that name another
+	 * namespace reach the machine's: RTM_NEWNSID names init_net (by an
+	 * fd or a pid) for IFLA_TARGET_NETNSID and IFLA_LINK_NETNSID to act
+	 * on, and a link message's namespace attributes
+	 * (link_names_netns()) make or move a device there.
 	 */
 	if (own && proto != NETLINK_ROUTE)
 		return 0;
@@ -1126,15 +1171,26 @@ GUARD_PROG(netlink_send, struct sock *sk, struct sk_buff *skb)
 	len = skb->len;
 	for (i = 0; i < NL_MAX_MSGS; i++) {
 		if (off + sizeof(nlh) > len)
-			return 0;
+			goto read;
 		if (bpf_probe_read_kernel(&nlh, sizeof(nlh), data + off))
 			break;
 		if (nlh.nlmsg_len < sizeof(nlh))
-			return 0;	/* the kernel stops here too */
+			goto read;	/* the kernel stops here too */
 		if (own ? nlh.nlmsg_type == RTM_NEWNSID : nl_write(proto, nlh.nlmsg_type))
 			return guard_deny(LAB_GUARD_netlink_send, nlh.nlmsg_type, NULL);
+		if (own && (nlh.nlmsg_type == RTM_NEWLINK || nlh.nlmsg_type == RTM_SETLINK)) {
+			/* one a send, scanned below: a loop in a loop is too much for 6.1 */
+			if (links++)
+				return guard_deny(LAB_GUARD_netlink_send, nlh.nlmsg_type, NULL);
+			link_off = off;
+			link_len = nlh.nlmsg_len;
+		}
 		off += (nlh.nlmsg_len + 3) & ~3u;
 	}
 	/* more messages than read, or one that could not be read */
 	return guard_deny(LAB_GUARD_netlink_send, 0, NULL);
+read:
+	if (links && link_names_netns(data + link_off, link_len))
+		return guard_deny(LAB_GUARD_netlink_send, RTM_NEWLINK, NULL);
+	return 0;
 }

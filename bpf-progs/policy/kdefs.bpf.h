@@ -124,6 +124,8 @@
 #define BIT_ULL(n)		(1ULL << (n))
 #define PROC_UTS_INIT_INO	0xEFFFFFFEU	/* linux/proc_ns.h: the machine's UTS namespace */
 #define RTM_NEWNSID		88
+#define RTM_NEWLINK		16
+#define RTM_SETLINK		19
 
 /* linux/ptrace.h */
 #define PTRACE_MODE_ATTACH	0x02
@@ -140,6 +142,7 @@
 #define TIOCSTI			0x5412
 #define TIOCLINUX		0x541C
 #define TIOCCONS		0x541D
+#define TIOCSETD		0x5423
 #define TIOCVHANGUP		0x5437
 #define FIOASYNC		0x5452
 #define FIOSETOWN		0x8901

@@ -59,6 +59,7 @@
 #include <bpf/bpf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <linux/audit.h>
 #include <linux/mount.h>
@@ -357,6 +358,71 @@ static void link_msg(struct link_req *r)
 	r->h.nlmsg_type = RTM_GETLINK;
 	r->h.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
 	r->i.ifi_family = AF_UNSPEC;
+}
+
+/*
+ * In a network namespace of its own (made here, after keeping a
+ * descriptor of the one it was in), RTM_SETLINK on its lo with one
+ * attribute: "mtu" (IFLA_MTU, its own), "pid" (IFLA_NET_NS_PID 1: move
+ * it to pid 1's namespace), "fd" (IFLA_NET_NS_FD: to the kept one), or
+ * "peer" (RTM_NEWLINK of a veth whose peer, nested three deep, is made
+ * in pid 1's). The kernel refuses to move lo and may have no veth: the
+ * LSM's answer comes first.
+ */
+static int link_netns(const char *how)
+{
+	struct {
+		struct nlmsghdr h;
+		struct ifinfomsg i;
+		char attrs[128];
+	} r;
+	int keep = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	struct rtattr *a = (struct rtattr *)r.attrs;
+	__u32 v;
+
+	if (keep < 0 || unshare(CLONE_NEWNET))
+		return errno;
+	memset(&r, 0, sizeof(r));
+	r.h.nlmsg_type = RTM_SETLINK;
+	r.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	r.i.ifi_family = AF_UNSPEC;
+	r.i.ifi_index = if_nametoindex("lo");
+	if (!strcmp(how, "peer")) {
+		struct rtattr *info = a, *data, *peer, *kind;
+		struct ifinfomsg *pi;
+
+		r.h.nlmsg_type = RTM_NEWLINK;
+		r.h.nlmsg_flags |= NLM_F_CREATE | NLM_F_EXCL;
+		r.i.ifi_index = 0;
+		info->rta_type = IFLA_LINKINFO;
+		kind = RTA_DATA(info);
+		kind->rta_type = 1;	/* IFLA_INFO_KIND */
+		kind->rta_len = RTA_LENGTH(5);
+		memcpy(RTA_DATA(kind), "veth", 5);
+		data = (struct rtattr *)((char *)kind + RTA_ALIGN(kind->rta_len));
+		data->rta_type = 2;	/* IFLA_INFO_DATA */
+		peer = RTA_DATA(data);
+		peer->rta_type = 1;	/* VETH_INFO_PEER */
+		pi = RTA_DATA(peer);
+		pi->ifi_family = AF_UNSPEC;
+		a = (struct rtattr *)(pi + 1);
+		a->rta_type = IFLA_NET_NS_PID;
+		a->rta_len = RTA_LENGTH(4);
+		v = 1;
+		memcpy(RTA_DATA(a), &v, 4);
+		peer->rta_len = RTA_LENGTH(sizeof(*pi) + RTA_ALIGN(a->rta_len));
+		data->rta_len = RTA_LENGTH(peer->rta_len);
+		info->rta_len = RTA_LENGTH(RTA_ALIGN(kind->rta_len) + data->rta_len);
+		a = info;
+	} else {
+		a->rta_type = !strcmp(how, "mtu") ? IFLA_MTU :
+			      !strcmp(how, "fd") ? IFLA_NET_NS_FD : IFLA_NET_NS_PID;
+		a->rta_len = RTA_LENGTH(4);
+		v = !strcmp(how, "mtu") ? 65536 : !strcmp(how, "fd") ? (__u32)keep : 1;
+		memcpy(RTA_DATA(a), &v, 4);
+	}
+	r.h.nlmsg_len = NLMSG_LENGTH(sizeof(r.i)) + RTA_ALIGN(a->rta_len);
+	return rtnl_send(&r, r.h.nlmsg_len);
 }
 
 static int scm_cred(pid_t pid)
@@ -669,6 +735,8 @@ int main(int argc, char **argv)
 		err = mount_setattr_nosuid(arg, 1L << 32);
 	else if (argc == 3 && !strcmp(what, "rtnl-addr"))
 		err = rtnl_addr(arg);
+	else if (argc == 3 && !strcmp(what, "link-netns"))
+		err = link_netns(arg);
 	else if (argc == 3 && !strcmp(what, "scm-cred"))
 		err = scm_cred(strcmp(arg, "self") ? atoi(arg) : getpid());
 	else if (argc == 2 && !strcmp(what, "rtnl-getlink"))
@@ -697,7 +765,7 @@ int main(int argc, char **argv)
 			"socket FAMILY | fsopen | open-tree|mount-setattr DIR | flood N PATH | "
 			"pivot-root NEW OLD | tiocsctty-hi | lease PATH | mount-setattr-hi DIR | "
 			"rtnl-addr add|del | rtnl-getlink | rtnl-batch | mtu get|set | ipt-replace | "
-			"sockopt ip|ipv6 OPT | sioc CMD | "
+			"sockopt ip|ipv6 OPT | sioc CMD | link-netns mtu|pid|fd|peer | "
 			"audit get|set | nl-send PROTO GROUP | newnsid PID | fioasync PID CGROUP\n");
 		return 2;
 	}

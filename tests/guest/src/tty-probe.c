@@ -231,6 +231,9 @@ static int own(void)
 		said("swinsz (master)", ioctl(master, TIOCSWINSZ, &ws));
 		tcgetattr(fd, &t);
 		said("tcsets (slave)", ioctl(fd, TCSETS, &t));
+		/* N_TTY, the discipline it has: any other makes a device */
+		st = N_TTY;
+		said("TIOCSETD N_TTY", ioctl(fd, TIOCSETD, &st));
 		_exit(first_err);
 	}
 	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st))

@@ -338,6 +338,14 @@ check "and SIOCSIFMTU there" in_cg $cg "unshare -n $P mtu set"
 # RTM_NEWNSID, an nsid there for init_net (pid 1's), which
 # IFLA_TARGET_NETNSID and IFLA_LINK_NETNSID then name
 held "RTM_NEWNSID for init_net in a network namespace of its own" "unshare -n $P newnsid 1"
+# and a link message that names another namespace, at the top or nested
+check "in a network namespace of its own, RTM_SETLINK of its lo's MTU works inside" \
+	in_cg $cg "$P link-netns mtu"
+past_lsm "RTM_SETLINK moving its lo to pid 1's namespace (IFLA_NET_NS_PID)" "$P link-netns pid"
+past_lsm "RTM_SETLINK moving its lo by a descriptor of init_net kept from before unshare (IFLA_NET_NS_FD)" \
+	"$P link-netns fd"
+past_lsm "RTM_NEWLINK of a veth whose peer is made in pid 1's namespace (nested IFLA_NET_NS_PID)" \
+	"$P link-netns peer"
 unshare -n sleep 300 &
 other=$!
 sleep 0.2

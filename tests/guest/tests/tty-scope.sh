@@ -113,6 +113,9 @@ says "swinsz (slave)" ok "own pty: TIOCSWINSZ on the slave from inside works"
 says "swinsz (master)" ok "own pty: TIOCSWINSZ on the master from inside works"
 says "tcsets (slave)" ok "own pty: TCSETS from inside works"
 says "TIOCSCTTY 0" ok "own pty: TIOCSCTTY 0 (a terminal with no session) works"
+says "TIOCSETD N_TTY" "Operation not permitted" "own pty: TIOCSETD (a line discipline) from inside: EPERM"
+probe $ctl own
+says "TIOCSETD N_TTY" ok "own pty control: TIOCSETD N_TTY from $ctl works"
 
 # 4. Another character device: a request outside the allow-list.
 probe $cg ioctl /dev/null swinsz
