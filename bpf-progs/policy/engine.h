@@ -108,7 +108,17 @@ enum lab_hook {
 	X(task_prlimit)			\
 	X(path_notify)			\
 	X(socket_setsockopt)		\
-	X(netlink_send)
+	X(netlink_send)			\
+	X(ipc_permission)		\
+	X(msg_queue_alloc_security)	\
+	X(msg_queue_free_security)	\
+	X(msg_queue_msgctl)		\
+	X(shm_alloc_security)		\
+	X(shm_free_security)		\
+	X(shm_shmctl)			\
+	X(sem_alloc_security)		\
+	X(sem_free_security)		\
+	X(sem_semctl)
 
 #define LAB_GUARD_ENUM(hook)	LAB_GUARD_##hook,
 enum lab_guard_hook {
@@ -371,6 +381,15 @@ struct lab_guard {
 };
 
 #define LAB_GUARD_SIGNAL	(1U << 8)	/* signal: allow, outside too */
+
+/*
+ * A SysV IPC object of the initial IPC namespace made by a guarded
+ * task: the guarded cgroups it was made below (the outermost
+ * LAB_IPC_GUARDS), whose tasks may use it.
+ */
+struct lab_ipc_inside {
+	__u64 guards[LAB_IPC_GUARDS];
+};
 
 /* The guard's levels: as lab_levels' mask and filter, for guarded cgroups. */
 struct lab_guard_levels {

@@ -66,6 +66,16 @@ struct {
 	_Static_assert(LAB_GUARD_##hook < LAB_NR_GUARD_HOOKS, #hook " is a guard hook"); \
 	SEC("lsm/" #hook) int BPF_PROG(guard_##hook, ##args)
 
+/* SysV IPC objects of the initial IPC namespace made inside: ipc_note() */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, LAB_MAX_IPC_INSIDE);
+	__type(key, __u64);	/* the object's struct kern_ipc_perm */
+	__type(value, struct lab_ipc_inside);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} ipc_inside SEC(".maps");
+
 /* What a hook asks: refused outright to a guarded task, or for a target. */
 enum guard_ask {
 	GUARD_DENY,		/* anything inside a guarded subtree */
@@ -73,6 +83,7 @@ enum guard_ask {
 	GUARD_SIGNAL,		/* a signal outside, unless signal: allow */
 	GUARD_CGROUP,		/* a cgroup outside the subtree */
 	GUARD_TTY,		/* an ioctl on a device, unless a pty the subtree owns */
+	GUARD_IPC,		/* a SysV IPC object, unless made inside */
 };
 
 struct guard_req {
@@ -83,6 +94,7 @@ struct guard_req {
 	struct task_struct *target;
 	struct cgroup *cgroup;	/* GUARD_CGROUP */
 	struct tty_struct *tty;	/* GUARD_TTY: the pty whose owners are judged, or NULL */
+	const struct lab_ipc_inside *ipc;	/* GUARD_IPC: where it was made, or NULL */
 	struct dentry *dentry;
 };
 
@@ -174,6 +186,13 @@ static __always_inline int guard_denies(const struct lab_guard *g, const struct 
 		return !cgroup_below(g->cgroup_id, g->level, cgroup);
 	case GUARD_TTY:
 		return !req->tty || !tty_owned(g->cgroup_id, g->level, req->tty);
+	case GUARD_IPC:
+		if (!req->ipc)
+			return 1;
+		for (int i = 0; i < LAB_IPC_GUARDS; i++)
+			if (req->ipc->guards[i] == g->cgroup_id)
+				return 0;
+		return 1;
 	}
 	return 1;
 }
@@ -1193,4 +1212,139 @@ read:
 	if (links && link_names_netns(data + link_off, link_len))
 		return guard_deny(LAB_GUARD_netlink_send, RTM_NEWLINK, NULL);
 	return 0;
+}
+
+/*
+ * SysV IPC of the machine's IPC namespace: its segments, queues and
+ * semaphore sets are every service's (a database's shared buffers, a
+ * root 0600 segment), and its keys are global. A guarded task may use
+ * an object there only if a task of the same guarded subtree made it;
+ * in an IPC namespace of its own (unshare -i) everything is its own.
+ * Made inside: the object's struct kern_ipc_perm noted at its alloc
+ * hook with the guarded cgroups its maker was below, dropped at its
+ * free hook. ipc_permission is asked at every use (ipcperms(): get,
+ * attach, send, receive, semop, IPC_STAT; the kernel answers EACCES),
+ * the *ctl hooks for removal and IPC_SET, which an owner (root: every
+ * root-made object's) may do without a capability.
+ */
+static __always_inline int in_init_ipc(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	return BPF_CORE_READ(task, nsproxy, ipc_ns, ns.inum) == PROC_IPC_INIT_INO;
+}
+
+struct ipc_collect {
+	const struct lab_guard_levels *levels;
+	__u32 mask;
+	__u32 n;
+	struct lab_ipc_inside v;
+};
+
+static long ipc_collect_step(__u32 level, void *data)
+{
+	struct ipc_collect *c = data;
+	__u64 id = ancestor_on(c->mask, c->levels->filter, level);
+
+	if (id == LAB_WALK_STOP || c->n >= LAB_IPC_GUARDS)
+		return 1;
+	if (!id || !bpf_map_lookup_elem(&guarded, &id))
+		return 0;
+	c->v.guards[c->n & (LAB_IPC_GUARDS - 1)] = id;
+	c->n++;
+	return 0;
+}
+
+/* A new object: noted when a guarded task makes it; -ENOSPC when it cannot be. */
+static __always_inline int ipc_note(struct kern_ipc_perm *perm)
+{
+	struct ipc_collect c = {};
+	__u64 key = (__u64)perm;
+	__u32 zero = 0;
+
+	if (!in_init_ipc())
+		return 0;
+	c.levels = bpf_map_lookup_elem(&guard_levels, &zero);
+	if (!c.levels)
+		return 0;
+	c.mask = *(volatile __u32 *)&c.levels->mask;
+	if (!c.mask)
+		return 0;
+	bpf_loop(fls32(c.mask), ipc_collect_step, &c, 0);
+	if (!c.n)
+		return 0;
+	/* an object its subtree could not use, refused while it can be */
+	return bpf_map_update_elem(&ipc_inside, &key, &c.v, BPF_ANY) ? -ENOSPC : 0;
+}
+
+static __always_inline int ipc_judge(__u16 hook, struct kern_ipc_perm *perm, __u32 number)
+{
+	struct guard_req req = { .hook = hook, .ask = GUARD_IPC, .number = number };
+	__u64 key = (__u64)perm;
+
+	/* IPC_INFO and its kin name no object */
+	if (!perm || !in_init_ipc())
+		return 0;
+	req.ipc = bpf_map_lookup_elem(&ipc_inside, &key);
+	return guard(&req);
+}
+
+static __always_inline void ipc_forget(struct kern_ipc_perm *perm)
+{
+	__u64 key = (__u64)perm;
+
+	bpf_map_delete_elem(&ipc_inside, &key);
+}
+
+GUARD_PROG(ipc_permission, struct kern_ipc_perm *ipcp, short flag)
+{
+	return ipc_judge(LAB_GUARD_ipc_permission, ipcp, (__u16)flag);
+}
+
+GUARD_PROG(msg_queue_alloc_security, struct kern_ipc_perm *perm)
+{
+	return ipc_note(perm);
+}
+
+GUARD_PROG(msg_queue_free_security, struct kern_ipc_perm *perm)
+{
+	ipc_forget(perm);
+	return 0;
+}
+
+GUARD_PROG(msg_queue_msgctl, struct kern_ipc_perm *perm, int cmd)
+{
+	return ipc_judge(LAB_GUARD_msg_queue_msgctl, perm, cmd);
+}
+
+GUARD_PROG(shm_alloc_security, struct kern_ipc_perm *perm)
+{
+	return ipc_note(perm);
+}
+
+GUARD_PROG(shm_free_security, struct kern_ipc_perm *perm)
+{
+	ipc_forget(perm);
+	return 0;
+}
+
+GUARD_PROG(shm_shmctl, struct kern_ipc_perm *perm, int cmd)
+{
+	return ipc_judge(LAB_GUARD_shm_shmctl, perm, cmd);
+}
+
+GUARD_PROG(sem_alloc_security, struct kern_ipc_perm *perm)
+{
+	return ipc_note(perm);
+}
+
+GUARD_PROG(sem_free_security, struct kern_ipc_perm *perm)
+{
+	ipc_forget(perm);
+	return 0;
+}
+
+GUARD_PROG(sem_semctl, struct kern_ipc_perm *perm, int cmd)
+{
+	return ipc_judge(LAB_GUARD_sem_semctl, perm, cmd);
 }

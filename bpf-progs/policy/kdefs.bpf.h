@@ -9,6 +9,7 @@
 /* uapi/asm-generic/errno-base.h */
 #define EPERM			1
 #define ENOENT			2
+#define ENOSPC			28
 
 /* linux/socket.h */
 #define AF_UNSPEC		0
@@ -123,6 +124,7 @@
 #define CAP_OPT_NOAUDIT		(1U << 1)
 #define BIT_ULL(n)		(1ULL << (n))
 #define PROC_UTS_INIT_INO	0xEFFFFFFEU	/* linux/proc_ns.h: the machine's UTS namespace */
+#define PROC_IPC_INIT_INO	0xEFFFFFFFU	/* and its IPC namespace */
 #define RTM_NEWNSID		88
 #define RTM_NEWLINK		16
 #define RTM_SETLINK		19

@@ -75,6 +75,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/ipc.h>
+#include <sys/msg.h>
+#include <sys/shm.h>
 #include <sys/ioctl.h>
 #include <sys/reboot.h>
 #include <sys/resource.h>
@@ -544,6 +547,50 @@ static int sioc(unsigned long cmd)
 	return ioctl(fd, cmd, ifr) < 0 ? errno : 0;
 }
 
+/*
+ * SysV IPC by key: "shm-make" makes (or opens) a 0600 segment and writes
+ * to it, "shm-get" attaches it read-only and reads it, "shm-rm" removes
+ * it (IPC_RMID), "msg-make" makes a 0600 queue, "msg-send" sends to it;
+ * "shm-rmid" and "msg-rmid" remove by id.
+ */
+static int sysv(const char *op, key_t key)
+{
+	struct { long type; char text[8]; } m = { 1, "lab" };
+	volatile char *p;
+	int id;
+
+	/* by id, as ipcs shows it: shmget() of another's key is judged itself */
+	if (!strcmp(op, "shm-rmid"))
+		return shmctl(key, IPC_RMID, NULL) ? errno : 0;
+	if (!strcmp(op, "msg-rmid"))
+		return msgctl(key, IPC_RMID, NULL) ? errno : 0;
+	if (!strncmp(op, "msg-", 4)) {
+		id = msgget(key, !strcmp(op, "msg-make") ? IPC_CREAT | 0600 : 0);
+		if (id < 0)
+			return errno;
+		if (!strcmp(op, "msg-send") && msgsnd(id, &m, sizeof(m.text), IPC_NOWAIT))
+			return errno;
+		if (!strcmp(op, "msg-rm") && msgctl(id, IPC_RMID, NULL))
+			return errno;
+		return 0;
+	}
+	id = shmget(key, !strcmp(op, "shm-make") ? 4096 : 0,
+		    !strcmp(op, "shm-make") ? IPC_CREAT | 0600 : 0);
+	if (id < 0)
+		return errno;
+	if (!strcmp(op, "shm-rm"))
+		return shmctl(id, IPC_RMID, NULL) ? errno : 0;
+	p = shmat(id, NULL, !strcmp(op, "shm-make") ? 0 : SHM_RDONLY);
+	if (p == (void *)-1)
+		return errno;
+	if (!strcmp(op, "shm-make"))
+		p[0] = 'x';
+	else if (p[0] != 'x')
+		return EIO;
+	shmdt((void *)p);
+	return 0;
+}
+
 /* AUDIT_GET, or AUDIT_SET with an empty mask: both need CAP_AUDIT_CONTROL */
 static int audit(const char *op)
 {
@@ -735,6 +782,8 @@ int main(int argc, char **argv)
 		err = mount_setattr_nosuid(arg, 1L << 32);
 	else if (argc == 3 && !strcmp(what, "rtnl-addr"))
 		err = rtnl_addr(arg);
+	else if (argc == 3 && (!strncmp(what, "shm-", 4) || !strncmp(what, "msg-", 4)))
+		err = sysv(what, (key_t)strtol(arg, NULL, 0));
 	else if (argc == 3 && !strcmp(what, "link-netns"))
 		err = link_netns(arg);
 	else if (argc == 3 && !strcmp(what, "scm-cred"))
@@ -766,6 +815,7 @@ int main(int argc, char **argv)
 			"pivot-root NEW OLD | tiocsctty-hi | lease PATH | mount-setattr-hi DIR | "
 			"rtnl-addr add|del | rtnl-getlink | rtnl-batch | mtu get|set | ipt-replace | "
 			"sockopt ip|ipv6 OPT | sioc CMD | link-netns mtu|pid|fd|peer | "
+			"shm-make|shm-get|shm-rm|msg-make|msg-send|msg-rm KEY | shm-rmid|msg-rmid ID | "
 			"audit get|set | nl-send PROTO GROUP | newnsid PID | fioasync PID CGROUP\n");
 		return 2;
 	}

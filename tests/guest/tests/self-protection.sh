@@ -301,6 +301,34 @@ else
 	skip "open a block device by a node of its own" "no block device in this boot"
 fi
 
+# SysV IPC of the machine's IPC namespace: its objects made inside only
+if [ -e /proc/sysvipc/shm ]; then
+	$P shm-make 0x1ab5 >/dev/null && $P msg-make 0x1ab6 >/dev/null ||
+		not_ok "made a root 0600 SysV segment and queue outside" "$($P shm-make 0x1ab5 2>&1)"
+	control "attach a root 0600 SysV segment made outside" "$P shm-get 0x1ab5"
+	in_cg $cg "$P shm-get 0x1ab5" >$lab_out 2>&1
+	grep -q "Permission denied" $lab_out && ok "held: attach a root 0600 SysV segment made outside (EACCES)" ||
+		not_ok "held: attach a root 0600 SysV segment made outside" "$(cat $lab_out)"
+	control "send to a root 0600 SysV queue made outside" "$P msg-send 0x1ab6"
+	in_cg $cg "$P msg-send 0x1ab6" >$lab_out 2>&1
+	grep -q "Permission denied" $lab_out && ok "held: send to a root 0600 SysV queue made outside (EACCES)" ||
+		not_ok "held: send to a root 0600 SysV queue made outside" "$(cat $lab_out)"
+	# by id (/proc/sysvipc: key in decimal, then id)
+	shm_id=$(awk '$1 == 6837 { print $2 }' /proc/sysvipc/shm)
+	msg_id=$(awk '$1 == 6838 { print $2 }' /proc/sysvipc/msg)
+	expect_eperm "remove a root SysV segment made outside by its id (IPC_RMID: root owns it)" \
+		"$P shm-rmid $shm_id"
+	expect_eperm "remove a root SysV queue made outside by its id" "$P msg-rmid $msg_id"
+	check "a SysV segment made inside is its own: made, attached, removed" \
+		in_cg $cg "$P shm-make 0x1ab7 && $P shm-get 0x1ab7 && $P shm-rm 0x1ab7"
+	check "in an IPC namespace of its own, the same key is its own" \
+		in_cg $cg "unshare -i sh -c '$P shm-make 0x1ab5 && $P shm-get 0x1ab5 && $P shm-rm 0x1ab5'"
+	check "and the segment outside is still there" $P shm-get 0x1ab5
+	$P shm-rm 0x1ab5 >/dev/null; $P msg-rm 0x1ab6 >/dev/null
+else
+	skip "SysV IPC of the machine's IPC namespace" "no SysV IPC in this kernel"
+fi
+
 # the machine's network namespace: read, not changed (POLICY.md: self-protection)
 check "RTM_GETLINK dump (ip link's read) still works inside" in_cg $cg "$P rtnl-getlink"
 check "SIOCGIFMTU of lo still works inside" in_cg $cg "$P mtu get"

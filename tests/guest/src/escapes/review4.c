@@ -341,10 +341,10 @@ static void test_reuseport(const char *m)
 
 /*
  * A SysV shared memory segment of a task outside (mode 0600, root's):
- * attached and read from inside. docs/threat-model.md lists SysV IPC
- * as reachable; of the lab's kernels only Debian's has CONFIG_SYSVIPC,
- * so this runs there (IPC_RMID, or SETVAL on a semaphore, would work
- * as well). @arg: the segment's id.
+ * attached and read from inside: refused, the segment was made outside.
+ * Of the lab's kernels only Debian's has CONFIG_SYSVIPC, so this runs
+ * there (self-protection's own test, sp-probe, tries IPC_RMID and a
+ * queue too). @arg: the segment's id.
  */
 static int p_shm(const void *arg)
 {
@@ -375,10 +375,10 @@ static void test_sysv(const char *m)
 		strcpy(p, "OUTSIDE");
 		shmdt(p);
 	}
-	attempt(m, DOC, true, what,
-		"SysV IPC is the machine's (no IPC namespace of the subtree's): listed as "
-		"reachable in docs/threat-model.md (Debian's kernel has it; stock and lsm "
-		"do not)", p_shm, &id);
+	attempt_errno(m, HOLD, EACCES, true, what,
+		"SysV IPC of the machine's IPC namespace: only objects made inside are the "
+		"subtree's (the guard's ipc_permission; ipcperms() answers EACCES). Debian's "
+		"kernel has it; stock and lsm do not", p_shm, &id);
 	shmctl(id, IPC_RMID, NULL);
 }
 
