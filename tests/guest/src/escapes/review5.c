@@ -9,7 +9,9 @@
  */
 #define _GNU_SOURCE
 #include <poll.h>
+#include <sys/fanotify.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 
 #include "escapes.h"
 
@@ -170,6 +172,82 @@ static int p_cred_uring(const void *arg)
 	return uring_cred(*(const pid_t *)arg);
 }
 
+#define FAN_DIR		"/tmp/review5-fan"
+#define FAN_MARK_FILE	FAN_DIR "/mark"
+static pid_t toucher = -1;	/* outside: opens FAN_MARK_FILE every 20 ms */
+
+/*
+ * fanotify_init(FAN_CLASS_NOTIF), then a mount mark (FAN_MARK_MOUNT,
+ * FAN_OPEN) on the mount FAN_DIR is on: 0 when an event from the task
+ * outside arrives (its pid, and a descriptor of what it opened).
+ */
+static int p_fanotify_mount(const void *arg)
+{
+	char buf[4096] __attribute__((aligned(8)));
+	struct fanotify_event_metadata *e;
+	int fan, i, err = BROKEN;
+	ssize_t n;
+
+	(void)arg;
+	fan = fanotify_init(FAN_CLASS_NOTIF | FAN_CLOEXEC | FAN_NONBLOCK, O_RDONLY | O_CLOEXEC);
+	if (fan < 0)
+		return errno;
+	if (fanotify_mark(fan, FAN_MARK_ADD | FAN_MARK_MOUNT, FAN_OPEN, AT_FDCWD, FAN_DIR)) {
+		err = errno;
+		close(fan);
+		return err;
+	}
+	for (i = 0; i < 200 && err; i++) {
+		n = read(fan, buf, sizeof(buf));
+		if (n <= 0) {
+			usleep(10 * 1000);
+			continue;
+		}
+		for (e = (void *)buf; FAN_EVENT_OK(e, n); e = FAN_EVENT_NEXT(e, n)) {
+			if (e->pid == toucher)
+				err = 0;
+			if (e->fd >= 0)
+				close(e->fd);
+		}
+	}
+	close(fan);
+	return err;
+}
+
+static void test_fanotify(const char *m)
+{
+	const char *what = "fanotify mount mark (FAN_OPEN) sees a task outside open a file";
+
+	if ((mkdir(FAN_DIR, 0755) && errno != EEXIST) || put_str(FAN_MARK_FILE, "", 0644))
+		return;
+	fflush(NULL);
+	toucher = fork();
+	if (toucher == 0) {
+		for (;;) {
+			int fd = open(FAN_MARK_FILE, O_RDONLY | O_CLOEXEC);
+
+			if (fd >= 0)
+				close(fd);
+			usleep(20 * 1000);
+		}
+	}
+	if (toucher < 0)
+		skip(what, "could not start the task outside");
+	else
+		attempt(m, HOLD, true, what,
+			"CAP_SYS_ADMIN at fanotify_init and fanotify_mark passes by system call; "
+			"path_notify judges permission events only: a mount or filesystem mark "
+			"watches every task outside (what it opens, writes, deletes, with its pid, "
+			"and a descriptor of each file)", p_fanotify_mount, NULL);
+	if (toucher > 0) {
+		kill(toucher, SIGKILL);
+		waitpid(toucher, NULL, 0);
+	}
+	toucher = -1;
+	unlink(FAN_MARK_FILE);
+	rmdir(FAN_DIR);
+}
+
 void test_review5(void)
 {
 	const char *m = cg.main;
@@ -184,4 +262,5 @@ void test_review5(void)
 		"CAP_SYS_ADMIN is judged by the system call in the task's registers; task_work "
 		"(io_uring completions and linked requests) runs under whichever call returns",
 		p_cred_uring, &outsider);
+	test_fanotify(m);
 }
