@@ -9,6 +9,8 @@
  */
 #define _GNU_SOURCE
 #include <poll.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/fanotify.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -248,6 +250,72 @@ static void test_fanotify(const char *m)
 	rmdir(FAN_DIR);
 }
 
+#define NS_DIR		"/tmp/review5-ns"
+static pid_t ns_holder = -1;	/* outside, in a mount namespace of its own */
+
+/* /proc/<ns_holder>/mountinfo: 0 when it lists the holder's private mount. */
+static int p_mountinfo(const void *arg)
+{
+	char path[64], buf[16384];
+	ssize_t n, used = 0;
+	int fd;
+
+	(void)arg;
+	snprintf(path, sizeof(path), "/proc/%d/mountinfo", (int)ns_holder);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	while (used < (ssize_t)sizeof(buf) - 1 &&
+	       (n = read(fd, buf + used, sizeof(buf) - 1 - used)) > 0)
+		used += n;
+	if (used <= 0) {
+		n = errno;
+		close(fd);
+		return used < 0 ? (int)n : BROKEN;
+	}
+	close(fd);
+	buf[used] = '\0';
+	return strstr(buf, " - tmpfs review5-ns ") ? 0 : BROKEN;
+}
+
+static void test_mountinfo(const char *m)
+{
+	const char *what = "/proc/PID/mountinfo of a task outside in a mount namespace of its own";
+	int ready[2];
+	char c;
+
+	if (pipe(ready) || (mkdir(NS_DIR, 0755) && errno != EEXIST))
+		return;
+	fflush(NULL);
+	ns_holder = fork();
+	if (ns_holder == 0) {
+		close(ready[0]);
+		if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		    mount("review5-ns", NS_DIR, "tmpfs", 0, "mode=0755"))
+			_exit(BROKEN);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(BROKEN);
+		for (;;)
+			pause();
+	}
+	close(ready[1]);
+	if (ns_holder < 0 || read(ready[0], &c, 1) != 1)
+		skip(what, "could not start the task outside");
+	else
+		attempt(m, HOLD, true, what,
+			"a task outside's mount namespace is outside (review4's setns attempt); "
+			"mounts_open_common() asks no ptrace check, so its mount table (a "
+			"container's sources, paths, options) reads from inside, as do mounts "
+			"and mountstats", p_mountinfo, NULL);
+	close(ready[0]);
+	if (ns_holder > 0) {
+		kill(ns_holder, SIGKILL);
+		waitpid(ns_holder, NULL, 0);
+	}
+	ns_holder = -1;
+	rmdir(NS_DIR);
+}
+
 void test_review5(void)
 {
 	const char *m = cg.main;
@@ -263,4 +331,5 @@ void test_review5(void)
 		"(io_uring completions and linked requests) runs under whichever call returns",
 		p_cred_uring, &outsider);
 	test_fanotify(m);
+	test_mountinfo(m);
 }
