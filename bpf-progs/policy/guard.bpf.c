@@ -924,9 +924,14 @@ static __always_inline int sys_admin_allowed(long nr)
 
 	/*
 	 * An io_uring worker's registers are its creator's, copied at
-	 * whatever call made it: no call of its own to judge.
+	 * whatever call made it: no call of its own to judge. And a task
+	 * that has used io_uring runs requests itself as task_work, on the
+	 * way out of any call (a SENDMSG linked after a poll runs when a
+	 * write() returns): its call number says nothing either, for as
+	 * long as it lives (task->io_uring stays until it exits).
 	 */
-	if (task->flags & PF_IO_WORKER)
+	if ((task->flags & PF_IO_WORKER) ||
+	    (bpf_core_field_exists(task->io_uring) && BPF_CORE_READ(task, io_uring)))
 		return 0;
 	switch (nr) {
 	case NR_READ: case NR_WRITE: case NR_OPEN: case NR_IOCTL: case NR_PREAD64:
@@ -996,10 +1001,16 @@ GUARD_PROG(task_prlimit, const struct cred *cred, const struct cred *tcred,
 	return guard_deny(LAB_GUARD_task_prlimit, flags, NULL);
 }
 
-/* fanotify permission events: an answer, or none, for every task's opens. */
+/*
+ * fanotify permission events: an answer, or none, for every task's
+ * opens. And a mark on a mount or a whole file system: the pid and a
+ * descriptor of every file any task opens there, outside tasks' and a
+ * container's mounts' included; a mark on a file or a directory it can
+ * see says no more than looking at them.
+ */
 GUARD_PROG(path_notify, const struct path *path, u64 mask, unsigned int obj_type)
 {
-	if (!(mask & FS_PERM_EVENTS))
+	if (!(mask & FS_PERM_EVENTS) && obj_type == FSNOTIFY_OBJ_TYPE_INODE)
 		return 0;
 	return guard_deny(LAB_GUARD_path_notify, (__u32)mask, path->dentry);
 }

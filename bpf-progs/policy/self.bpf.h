@@ -96,6 +96,22 @@ static __always_inline int chardev_allowed(dev_t rdev, unsigned int mode)
 	return major >= UNIX98_PTY_MASTER_MAJOR && major < UNIX98_PTY_SLAVE_MAJOR + 8;
 }
 
+/*
+ * The cgroup of the task a /proc/PID (or /proc/PID/task/TID) file is
+ * about: its proc_inode's pid, that pid's task. NULL once it is gone.
+ */
+static __always_inline struct cgroup *proc_task_cgroup(struct inode *inode)
+{
+	struct proc_inode *ei = (void *)inode - bpf_core_field_offset(struct proc_inode, vfs_inode);
+	struct hlist_node *first = BPF_CORE_READ(ei, pid, tasks[PIDTYPE_PID].first);
+	struct task_struct *task;
+
+	if (!first)
+		return NULL;
+	task = (void *)first - bpf_core_field_offset(struct task_struct, pid_links);
+	return BPF_CORE_READ(task, cgroups, dfl_cgrp);
+}
+
 /* What self-protection asks of opening @file: LAB_SELF_DENY, _CGROUP, _LIMIT or 0. */
 static __always_inline __u8 self_at_open(struct file *file, struct cgroup **cgroup)
 {
@@ -155,6 +171,16 @@ static __always_inline __u8 self_at_open(struct file *file, struct cgroup **cgro
 	grand = parent->d_parent;
 	if (parent == grand)	/* in /proc itself: sysrq-trigger, mtrr... */
 		return (NAME_IS(d, "kcore") || (mode & FMODE_WRITE)) ? LAB_SELF_DENY : 0;
+	/*
+	 * Another process's mount namespace, read: an outside task's
+	 * mounts (a container's, one made by unshare -m) are outside, and
+	 * opening these asks no ptrace check. A task of the subtree's own
+	 * passes (LAB_SELF_CGROUP on its cgroup).
+	 */
+	if (NAME_IS(d, "mountinfo") || NAME_IS(d, "mounts") || NAME_IS(d, "mountstats")) {
+		*cgroup = proc_task_cgroup(inode);
+		return LAB_SELF_CGROUP;
+	}
 	/* below /proc, writes to its own process's files only (and one sysctl) */
 	if (!(mode & FMODE_WRITE) || NAME_IS(d, "bpf_stats_enabled"))
 		return 0;

@@ -16,7 +16,8 @@
  * ptrace.c (another task's memory, /proc and descriptors), create.c
  * (the other doors to creating and writing), anchors.c (requests run
  * elsewhere, descriptors passed in, SIGIO's owner), review4.c (the
- * machine's kernel interfaces a capability reaches); harness.c runs and
+ * machine's kernel interfaces a capability reaches), review5.c (what the
+ * scope allow-lists let through); harness.c runs and
  * records the attempts, fixture.c sets up and tears down.
  *
  * Each attempt is one TAP line that says what was tried and how it
@@ -213,6 +214,7 @@ void test_ptrace(void);		/* ptrace.c */
 void test_more(void);		/* create.c */
 void test_anchors(void);	/* anchors.c */
 void test_review4(void);	/* review4.c */
+void test_review5(void);	/* review5.c */
 void climb_cleanup(void);
 
 #endif /* LAB_ESCAPES_H */
