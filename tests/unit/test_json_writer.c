@@ -153,6 +153,37 @@ static void test_empty_top_level(void **state)
 	assert_string_equal(close_writer(&w), "{}\n");
 }
 
+/* Top-level values one after another: one a line, no comma between them (events -j). */
+static void test_values_one_a_line(void **state)
+{
+	json_writer_t *w = open_writer(false);
+
+	(void)state;
+	jsonw_start_object(w);
+	jsonw_uint_field(w, "lost", 2);
+	jsonw_end_object(w);
+	jsonw_start_array(w);
+	jsonw_end_array(w);
+	jsonw_uint(w, 7);
+	jsonw_start_object(w);
+	jsonw_string_field(w, "verdict", "deny");
+	jsonw_end_object(w);
+	assert_string_equal(close_writer(&w), "{\"lost\":2}\n[]\n7\n{\"verdict\":\"deny\"}\n");
+}
+
+/* A value is out (flushed) as soon as it is complete, before the writer ends. */
+static void test_value_flushed_when_complete(void **state)
+{
+	json_writer_t *w = open_writer(true);
+
+	(void)state;
+	jsonw_start_object(w);
+	jsonw_uint_field(w, "lost", 2);
+	jsonw_end_object(w);
+	assert_string_equal(buf, "{\n    \"lost\": 2\n}\n");
+	assert_string_equal(close_writer(&w), "{\n    \"lost\": 2\n}\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -161,6 +192,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_string_escaping, teardown),
 		cmocka_unit_test_teardown(test_name_escaping, teardown),
 		cmocka_unit_test_teardown(test_empty_top_level, teardown),
+		cmocka_unit_test_teardown(test_values_one_a_line, teardown),
+		cmocka_unit_test_teardown(test_value_flushed_when_complete, teardown),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
