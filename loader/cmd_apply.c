@@ -32,7 +32,7 @@ int apply_policy(const char *file, const char *cgroup, const struct apply_opts *
 	int rc = policy_apply(file, cgroup, ao, &a, err, sizeof(err));
 
 	if (rc) {
-		fail("%s", err);
+		p_err("%s", err);
 		return rc == -ENOPKG ? EXIT_NO_BPF_LSM : EXIT_FAIL;
 	}
 	if (json) {
@@ -69,10 +69,10 @@ static int print_diff(const char *file, const char *cgroup, const struct apply_o
 	int rc = policy_diff(file, cgroup, ao, &d, err, sizeof(err));
 
 	if (rc)
-		return fail("%s", err);
+		return p_err("%s", err);
 	if (dry_run && probe_bpf_lsm(err, sizeof(err))) {
 		policy_diff_free(&d);
-		fail("%s", err);
+		p_err("%s", err);
 		return EXIT_NO_BPF_LSM;
 	}
 	old_hooks = d.applied ? d.s.meta.hooks : 0;

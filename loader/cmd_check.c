@@ -28,10 +28,10 @@ static int check_failed(const char *errors)
 	char *copy;
 
 	if (json)
-		return fail("%s", errors);
+		return p_err("%s", errors);
 	copy = strdup(errors);
 	if (!copy)
-		return fail("%s", errors);
+		return p_err("%s", errors);
 	print_lines(copy);
 	free(copy);
 	return EXIT_FAIL;
@@ -96,7 +96,7 @@ int cmd_check(int argc, char **argv)
 	if (!err || !warnings) {
 		free(err);
 		free(warnings);
-		return fail("out of memory");
+		return p_err("out of memory");
 	}
 	if (policy_parse_file(o.args[0], &p, err, CHECK_MSG_MAX) ||
 	    policy_compile_check(o.args[0], &p, &c, warnings, CHECK_MSG_MAX, err, CHECK_MSG_MAX)) {

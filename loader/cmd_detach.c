@@ -16,7 +16,7 @@ int detach_policy(const char *cgroup, int quiet)
 	char err[ERR_MAX], rel[META_PATH_MAX];
 
 	if (policy_detach(cgroup, rel, sizeof(rel), err, sizeof(err)))
-		return fail("%s", err);
+		return p_err("%s", err);
 	if (quiet)
 		return 0;
 	if (json) {

@@ -51,7 +51,7 @@ int cmd_learn(int argc, char **argv)
 	if (o.output) {
 		f = fopen(o.output, "we");
 		if (!f)
-			return fail("%s: %s", o.output, strerror(errno));
+			return p_err("%s: %s", o.output, strerror(errno));
 	}
 	rc = learn(&lo, f, &l, err, sizeof(err));
 	if (f != stdout && fclose(f) && !rc)
@@ -59,7 +59,7 @@ int cmd_learn(int argc, char **argv)
 	if (rc) {
 		if (o.output)
 			unlink(o.output);
-		fail("%s", err);
+		p_err("%s", err);
 		return rc == -ENOPKG ? EXIT_NO_BPF_LSM : EXIT_FAIL;
 	}
 	if (json) {

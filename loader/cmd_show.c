@@ -73,7 +73,7 @@ int cmd_list(int argc, char **argv)
 		return EXIT_FAIL;
 	n = stored_list(&list);
 	if (n < 0)
-		return fail(PIN_ROOT ": %s", strerror(errno));
+		return p_err(PIN_ROOT ": %s", strerror(errno));
 	if (json) {
 		printf("[");
 		for (i = 0; i < n; i++) {
@@ -113,12 +113,12 @@ int cmd_show(int argc, char **argv)
 	if (o.nargs != 1)
 		return usage_error(help_show, "%s", "show takes one cgroup PATH");
 	if (cgroup_resolve(o.args[0], &cgid, &level, rel, sizeof(rel), err, sizeof(err)))
-		return fail("%s", err);
+		return p_err("%s", err);
 	if (settle())
 		return EXIT_FAIL;
 	policy_dir(cgid, dir, sizeof(dir));
 	if (stored_read(dir, &s))
-		return fail("no policy on %s", rel);
+		return p_err("no policy on %s", rel);
 	if (json) {
 		print_policy_json(&s, 1);
 		printf("\n");

@@ -59,7 +59,7 @@ int cmd_stats(int argc, char **argv)
 		return EXIT_FAIL;
 	n = stored_list(&list);
 	if (n < 0)
-		return fail(PIN_ROOT ": %s", strerror(errno));
+		return p_err(PIN_ROOT ": %s", strerror(errno));
 	enabled = bpf_stats_enabled();
 	if (o.prometheus) {
 		stats_prometheus(list, n, enabled);

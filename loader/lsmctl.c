@@ -7,14 +7,14 @@
  * bpf-progs/policy/, through one of two backends (backend.h).
  *
  * This file: main() and its command table, and what the commands share
- * (main.h: -j, fail(), usage_error(), the option parser, the printers).
+ * (main.h: usage_error(), the option parser, the printers; -j, p_err()
+ * and p_warn() are output.c's).
  * Each command is in cmd_NAME.c; the events reader is events.c, the
  * Prometheus writer metrics.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,40 +53,17 @@ static const char *const commands_help =
 	"run exits with CMD's status, probe as its --help says. Policy format:\n"
 	"loader/POLICY.md.\n";
 
-int json;
-
-/* Bad usage: on stderr with the command's help; with -j also {"error": ...} on stdout. */
+/* Bad usage: on stderr with the command's help; with -j also p_err()'s object. */
 int usage_error(const char *help, const char *fmt, const char *arg)
 {
 	char msg[ERR_MAX];
 
 	snprintf(msg, sizeof(msg), fmt, arg);
-	if (json) {
-		printf("{\"error\":");
-		json_string(stdout, msg);
-		printf("}\n");
-	}
-	fprintf(stderr, "lsmctl: %s\n%s", msg, help);
-	return EXIT_USAGE;
-}
-
-/* Why a command failed: on stderr, or with -j as {"error": ...} on stdout. */
-int fail(const char *fmt, ...)
-{
-	char msg[ERR_MAX];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (json) {
-		printf("{\"error\":");
-		json_string(stdout, msg);
-		printf("}\n");
-	} else {
+	p_err("%s", msg);
+	if (json)
 		fprintf(stderr, "lsmctl: %s\n", msg);
-	}
-	return EXIT_FAIL;
+	fputs(help, stderr);
+	return EXIT_USAGE;
 }
 
 int parse_opts(int argc, char **argv, const char *help, const char *allowed,
@@ -176,6 +153,7 @@ int parse_opts(int argc, char **argv, const char *help, const char *allowed,
  */
 static void json_options(int argc, char **argv)
 {
+	bool on = false, pretty = false;
 	int i;
 
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
@@ -183,12 +161,15 @@ static void json_options(int argc, char **argv)
 		bool cluster = a[0] == '-' && a[1] && !a[strspn(a + 1, "jp") + 1];	/* -j, -jp */
 
 		if ((cluster && strchr(a, 'j')) || !strcmp(a, "--json"))
-			json = 1;
-		if ((cluster && strchr(a, 'p')) || !strcmp(a, "--pretty")) {
-			json = 1;
-			json_pretty_stdout();
-			return;
-		}
+			on = true;
+		if ((cluster && strchr(a, 'p')) || !strcmp(a, "--pretty"))
+			on = pretty = true;
+	}
+	if (pretty)
+		json_pretty_stdout();
+	if (on && json_open(false)) {
+		fputs("lsmctl: out of memory\n", stderr);
+		exit(EXIT_FAIL);
 	}
 }
 
@@ -201,7 +182,7 @@ int settle(void)
 	char err[512];
 
 	if (policies_open(false, err, sizeof(err)))
-		return fail("%s", err);
+		return p_err("%s", err);
 	store_close();
 	return 0;
 }
@@ -254,9 +235,8 @@ void print_warnings(const char *lines)
 		print_lines(copy);
 		return;
 	}
-	fflush(stdout);
 	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		fprintf(stderr, "lsmctl: warning: %s\n", line);
+		p_warn("%s", line);
 }
 
 int main(int argc, char **argv)

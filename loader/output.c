@@ -2,6 +2,7 @@
 /* Printing for lsmctl (see output.h). */
 #define _GNU_SOURCE	/* fopencookie() */
 #include <arpa/inet.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,8 +10,57 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "errors.h"
 #include "guard.h"
 #include "output.h"
+
+#define MSG_MAX 16384	/* one error: check's are every error of a file */
+
+int json;
+json_writer_t *json_wtr;
+
+int json_open(bool pretty)
+{
+	json = 1;
+	if (json_wtr)
+		return 0;
+	json_wtr = jsonw_new(stdout);
+	if (!json_wtr)
+		return -1;
+	jsonw_pretty(json_wtr, pretty);
+	return 0;
+}
+
+int p_err(const char *fmt, ...)
+{
+	static char msg[MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (json_wtr) {
+		jsonw_start_object(json_wtr);
+		jsonw_string_field(json_wtr, "error", msg);
+		jsonw_end_object(json_wtr);
+	} else {
+		fflush(stdout);
+		fprintf(stderr, "lsmctl: %s\n", msg);
+	}
+	return EXIT_FAIL;
+}
+
+void p_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	va_start(ap, fmt);
+	fputs("lsmctl: warning: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
 
 const char *event_hook_name(unsigned int hook)
 {

@@ -1,11 +1,37 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Printing for lsmctl: JSON strings, times, and a denial's object. */
+/*
+ * Printing for lsmctl: the tool's JSON writer and its error and warning
+ * printers (after bpftool's json_wtr, p_err() and p_info()), JSON
+ * strings, times, and a denial's object.
+ */
 #ifndef LSMCTL_OUTPUT_H
 #define LSMCTL_OUTPUT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "compile.h"
+#include "json_writer.h"
+
+/* -j or -p: every command's output is JSON on stdout, through json_wtr. */
+extern int json;
+/* The tool's one JSON writer, on stdout, from json_open(); NULL for text. */
+extern json_writer_t *json_wtr;
+/* JSON from now on (-j), indented (-p) when @pretty; 0, or -1 when out of memory. */
+int json_open(bool pretty);
+/*
+ * Why a command failed, once: "lsmctl: MSG" on stderr, or with -j an
+ * {"error": MSG} object through json_wtr (between values, not inside
+ * one). Returns EXIT_FAIL, for "return p_err(...)".
+ */
+int p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * Something the user should know that does not stop the command:
+ * "lsmctl: warning: MSG" on stderr, after what is on stdout so far, -j
+ * or not (stdout keeps one value a result; a result's own warnings are
+ * its "warnings" field, print_warnings()).
+ */
+void p_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
  * @s as a JSON string, quotes included: UTF-8 as it is, control
