@@ -20,9 +20,9 @@ int detach_policy(const char *cgroup, int quiet)
 	if (quiet)
 		return 0;
 	if (json) {
-		printf("{\"detached\":");
-		json_string(stdout, rel);
-		printf("}\n");
+		jsonw_start_object(json_wtr);
+		jsonw_string_field(json_wtr, "detached", rel);
+		jsonw_end_object(json_wtr);
 	} else {
 		printf("detached the policy on %s\n", rel);
 	}

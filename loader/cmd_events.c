@@ -8,6 +8,7 @@
 #include "cgroup.h"
 #include "events.h"
 #include "main.h"
+#include "output.h"
 
 
 static const char help_events[] =
@@ -39,7 +40,7 @@ int cmd_events(int argc, char **argv)
 		return p_err("%s", err);
 	eo.count = o.count;
 	eo.timeout = o.timeout;
-	eo.json = json;
+	eo.json = json_wtr;
 	if (policies_open(false, err, sizeof(err)))
 		return p_err("%s", err);
 	fd = store_events_fd();

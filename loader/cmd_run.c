@@ -70,11 +70,11 @@ int cmd_run(int argc, char **argv)
 	for (tries = 0; rmdir(cg) && errno == EBUSY && tries < 100; tries++)
 		usleep(50 * 1000);
 	if (json) {
-		printf("{\"ran\":");
-		json_string(stdout, cmd[0]);
-		printf(",\"cgroup\":");
-		json_string(stdout, cg + strlen(CGROUP_ROOT));
-		printf(",\"status\":%d}\n", rc);
+		jsonw_start_object(json_wtr);
+		jsonw_string_field(json_wtr, "ran", cmd[0]);
+		jsonw_string_field(json_wtr, "cgroup", cg + strlen(CGROUP_ROOT));
+		jsonw_int_field(json_wtr, "status", rc);
+		jsonw_end_object(json_wtr);
 	}
 	return rc;
 }

@@ -190,40 +190,47 @@ int settle(void)
 /* The hooks of @mask, space-separated, after @prefix (text) or as a JSON array. */
 void print_hooks(const char *prefix, __u64 mask)
 {
-	unsigned int h, n = 0;
+	unsigned int h;
 
-	printf(json ? "[" : "%s", prefix);
-	for (h = 0; h < LAB_NR_HOOKS; h++)
-		if (mask & (1ull << h))
-			printf(json ? "%s\"%s\"" : "%s%s", n++ ? (json ? "," : " ") : (json ? "" : " "),
-			       hook_name(h));
-	printf(json ? "]" : "\n");
+	if (json)
+		jsonw_start_array(json_wtr);
+	else
+		printf("%s", prefix);
+	for (h = 0; h < LAB_NR_HOOKS; h++) {
+		if (!(mask & (1ull << h)))
+			continue;
+		if (json)
+			jsonw_string(json_wtr, hook_name(h));
+		else
+			printf(" %s", hook_name(h));
+	}
+	if (json)
+		jsonw_end_array(json_wtr);
+	else
+		printf("\n");
 }
 
 /* @lines, one a line: as a JSON array of strings, or each on stderr. */
 void print_lines(char *lines)
 {
 	char *line, *save;
-	int n = 0;
 
 	if (json)
-		printf("[");
+		jsonw_start_array(json_wtr);
 	for (line = strtok_r(lines, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (json) {
-			printf("%s", n++ ? "," : "");
-			json_string(stdout, line);
-		} else {
+		if (json)
+			jsonw_string(json_wtr, line);
+		else
 			fprintf(stderr, "%s\n", line);
-		}
 	}
 	if (json)
-		printf("]");
+		jsonw_end_array(json_wtr);
 }
 
 /*
  * A policy's warnings (policy_warnings(), one a line): with -j as a
- * "warnings" field of the object being printed, else on stderr, after
- * what the command printed on stdout.
+ * "warnings" field of the object being written, else p_warn() each, on
+ * stderr after what the command printed on stdout.
  */
 void print_warnings(const char *lines)
 {
@@ -231,7 +238,7 @@ void print_warnings(const char *lines)
 
 	snprintf(copy, sizeof(copy), "%s", lines);
 	if (json) {
-		printf(",\"warnings\":");
+		jsonw_name(json_wtr, "warnings");
 		print_lines(copy);
 		return;
 	}
