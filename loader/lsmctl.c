@@ -148,8 +148,8 @@ int parse_opts(int argc, char **argv, const char *help, const char *allowed,
 
 /*
  * -j and -p, wherever they are among lsmctl's options (not CMD's, after
- * "--"), before the options are parsed: a usage error is JSON too. -p
- * pretty-prints stdout's JSON from here on.
+ * "--"), before the options are parsed: a usage error is JSON too. The
+ * tool's writer from here on, indented for -p.
  */
 static void json_options(int argc, char **argv)
 {
@@ -165,9 +165,7 @@ static void json_options(int argc, char **argv)
 		if ((cluster && strchr(a, 'p')) || !strcmp(a, "--pretty"))
 			on = pretty = true;
 	}
-	if (pretty)
-		json_pretty_stdout();
-	if (on && json_open(false)) {
+	if (on && json_open(pretty)) {
 		fputs("lsmctl: out of memory\n", stderr);
 		exit(EXIT_FAIL);
 	}

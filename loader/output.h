@@ -38,16 +38,6 @@ void p_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * characters escaped, a byte that is not part of valid UTF-8 as U+FFFD.
  */
 void json_string(FILE *f, const char *s);
-/*
- * The compact JSON in @json (@len bytes, one value) to @f indented, four
- * spaces a level, as bpftool -p prints it; a newline after it.
- */
-void json_pretty(FILE *f, const char *json, size_t len);
-/*
- * From now on, every line printed to stdout that is JSON is printed
- * through json_pretty() (lsmctl -p); 0, or -1 when stdout stays as it was.
- */
-int json_pretty_stdout(void);
 /* The name of an event's hook (lab_event.hook): the engine's or the guard's. */
 const char *event_hook_name(unsigned int hook);
 /* A CLOCK_MONOTONIC time in ns as local wall-clock time, RFC 3339 (format_rfc3339()). */

@@ -55,30 +55,6 @@ static void test_invalid_bytes(void **state)
 	assert_string_equal(json_of("\xf4\x90\x80\x80"), "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");
 }
 
-/* json_pretty(@in) as a string (static buffer). */
-static const char *pretty_of(const char *in)
-{
-	static char buf[1024];
-	FILE *f = fmemopen(buf, sizeof(buf), "w");
-
-	assert_non_null(f);
-	json_pretty(f, in, strlen(in));
-	fclose(f);
-	return buf;
-}
-
-static void test_pretty(void **state)
-{
-	(void)state;
-	assert_string_equal(pretty_of("{\"a\":1,\"b\":[true,null],\"c\":{}}"),
-			    "{\n    \"a\": 1,\n    \"b\": [\n        true,\n        null\n    ],\n"
-			    "    \"c\": {}\n}\n");
-	assert_string_equal(pretty_of("[]"), "[]\n");
-	/* brackets, commas, colons and escaped quotes inside strings are text */
-	assert_string_equal(pretty_of("{\"k,:{\":\"v\\\"]\\\\\"}"),
-			    "{\n    \"k,:{\": \"v\\\"]\\\\\"\n}\n");
-}
-
 static void test_rfc3339(void **state)
 {
 	char buf[64];
@@ -104,7 +80,6 @@ int main(void)
 		cmocka_unit_test(test_ascii_and_escapes),
 		cmocka_unit_test(test_utf8_passes_through),
 		cmocka_unit_test(test_invalid_bytes),
-		cmocka_unit_test(test_pretty),
 		cmocka_unit_test(test_rfc3339),
 	};
 
