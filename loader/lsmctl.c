@@ -265,6 +265,7 @@ int main(int argc, char **argv)
 		fputs(commands_help, stdout);
 		return 0;
 	}
+	libbpf_set_print(lsmctl_libbpf_print);	/* given with the error it led to */
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name)) {
 			json_options(argc - 1, argv + 1);

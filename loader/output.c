@@ -30,6 +30,54 @@ int json_open(bool pretty)
 	return 0;
 }
 
+/* libbpf's warnings since the last error, whole lines, for p_err() to give. */
+static char libbpf_said[MSG_MAX];
+static size_t libbpf_len;
+
+int lsmctl_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	size_t room = sizeof(libbpf_said) - libbpf_len;
+	int n;
+
+	if (getenv("LSMCTL_DEBUG"))
+		return vfprintf(stderr, fmt, ap);
+	if (level == LIBBPF_DEBUG || room < 2)
+		return 0;
+	n = vsnprintf(libbpf_said + libbpf_len, room, fmt, ap);
+	if (n < 0)
+		return n;
+	/* a verifier log longer than the room: its start, cut at a line */
+	libbpf_len += (size_t)n < room ? (size_t)n : room - 1;
+	if (libbpf_len && libbpf_said[libbpf_len - 1] != '\n') {
+		if (libbpf_len == sizeof(libbpf_said) - 1)
+			libbpf_len--;
+		libbpf_said[libbpf_len++] = '\n';
+		libbpf_said[libbpf_len] = '\0';
+	}
+	return n;
+}
+
+/* What libbpf said before an error: its own lines on stderr, or a "libbpf" array. */
+static void libbpf_give(void)
+{
+	char *line, *save;
+
+	if (!libbpf_len)
+		return;
+	if (!json_wtr) {
+		fputs(libbpf_said, stderr);
+	} else {
+		jsonw_name(json_wtr, "libbpf");
+		jsonw_start_array(json_wtr);
+		for (line = strtok_r(libbpf_said, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save))
+			jsonw_string(json_wtr, line);
+		jsonw_end_array(json_wtr);
+	}
+	libbpf_len = 0;
+	libbpf_said[0] = '\0';
+}
+
 int p_err(const char *fmt, ...)
 {
 	static char msg[MSG_MAX];
@@ -41,10 +89,12 @@ int p_err(const char *fmt, ...)
 	if (json_wtr) {
 		jsonw_start_object(json_wtr);
 		jsonw_string_field(json_wtr, "error", msg);
+		libbpf_give();
 		jsonw_end_object(json_wtr);
 	} else {
 		fflush(stdout);
 		fprintf(stderr, "lsmctl: %s\n", msg);
+		libbpf_give();
 	}
 	return EXIT_FAIL;
 }

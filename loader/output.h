@@ -7,6 +7,8 @@
 #ifndef LSMCTL_OUTPUT_H
 #define LSMCTL_OUTPUT_H
 
+#include <bpf/libbpf.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -22,7 +24,8 @@ int json_open(bool pretty);
 /*
  * Why a command failed, once: "lsmctl: MSG" on stderr, or with -j an
  * {"error": MSG} object through json_wtr (between values, not inside
- * one). Returns EXIT_FAIL, for "return p_err(...)".
+ * one); then what libbpf said before it (lsmctl_libbpf_print()). Returns
+ * EXIT_FAIL, for "return p_err(...)".
  */
 int p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
@@ -32,6 +35,15 @@ int p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * its "warnings" field, print_warnings()).
  */
 void p_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * libbpf's messages (libbpf_set_print()): with LSMCTL_DEBUG in the
+ * environment every one on stderr as it comes; else its debug lines are
+ * dropped and its warnings kept, for p_err() to give after the error
+ * they led to (text: on stderr, each line as libbpf wrote it; -j: a
+ * "libbpf" array of the error object), and never printed when no error
+ * follows.
+ */
+int lsmctl_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap);
 
 /*
  * @s as a JSON string, quotes included: UTF-8 as it is, control

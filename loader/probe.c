@@ -396,6 +396,7 @@ int probe_report(json_writer_t *w)
 
 void probe_slot_budget(__u64 hooks, struct slot_budget *b)
 {
+	libbpf_print_fn_t print;
 	__u32 taken[MAX_SLOTS];
 	struct btf *btf;
 	unsigned int h;
@@ -405,8 +406,9 @@ void probe_slot_budget(__u64 hooks, struct slot_budget *b)
 	memset(b, 0, sizeof(*b));
 	b->needed = __builtin_popcountll(hooks);
 	b->taken = slots_taken(taken);
-	libbpf_set_print(NULL);	/* a missing BTF is said as no slots */
+	print = libbpf_set_print(NULL);	/* a missing BTF is said as no slots */
 	btf = btf__load_vmlinux_btf();
+	libbpf_set_print(print);
 	if (!btf)
 		return;
 	b->slots = btf_cgroup_slots(btf);
