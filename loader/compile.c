@@ -3,7 +3,6 @@
  * The rule compiler (see compile.h). What each rule kind becomes, and
  * which hooks it needs, is documented in loader/POLICY.md.
  */
-#define _GNU_SOURCE	/* statx() */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -19,6 +18,7 @@
 #include <sys/sysmacros.h>
 
 #include "compile.h"
+#include "devices.h"
 #include "errors.h"
 
 #define BIT(n) (1ull << (n))
@@ -234,78 +234,6 @@ static void describe(const struct policy_rule *r, char *buf, size_t len)
 		put(buf, len, "%s %s", rule_kind_name(r->kind), r->deny ? "deny" : "allow");
 		return;
 	}
-}
-
-/*
- * Paths to inodes and devices. A rule's key is the device the engine
- * reads from the file's superblock (s_dev), which stat()'s st_dev is not
- * on btrfs (a subvolume's anonymous device) or overlayfs (a layer's): the
- * mountinfo line of the path's mount (statx() STATX_MNT_ID) gives the
- * superblock's. No mount id (kernels before 5.8) falls back to st_dev.
- *
- * mountinfo_dev: the MAJOR:MINOR of mount @mnt_id in @mountinfo (the
- * text of /proc/PID/mountinfo), as the kernel's dev_t: 0, or -1 when no
- * line has it. path_kernel_dev: stat() @path into @st, and its
- * superblock's dev_t into @dev: 0, or -1 with errno (stat's).
- */
-int mountinfo_dev(FILE *mountinfo, __u64 mnt_id, __u32 *dev);
-int path_kernel_dev(const char *path, struct stat *st, __u32 *dev);
-
-/* The kernel's dev_t, as BPF reads it from a superblock. */
-static __u32 kdev(unsigned int maj, unsigned int min)
-{
-	return LAB_MKDEV(maj, min);
-}
-
-int mountinfo_dev(FILE *mountinfo, __u64 mnt_id, __u32 *dev)
-{
-	unsigned long long id;
-	unsigned int maj, min;
-	char line[4096];
-	int c;
-
-	while (fgets(line, sizeof(line), mountinfo)) {
-		if (!strchr(line, '\n'))	/* a line longer than the buffer: skip the rest */
-			while ((c = fgetc(mountinfo)) != EOF && c != '\n')
-				;
-		/* "ID PARENT MAJOR:MINOR ROOT POINT ...": MAJOR:MINOR is the sb's s_dev */
-		if (sscanf(line, "%llu %*u %u:%u ", &id, &maj, &min) == 3 && id == mnt_id) {
-			*dev = kdev(maj, min);
-			return 0;
-		}
-	}
-	return -1;
-}
-
-int path_kernel_dev(const char *path, struct stat *st, __u32 *dev)
-{
-	static __u64 cached_id;		/* the mount of the last path: rules cluster */
-	static __u32 cached_dev;
-	static bool cached;
-	struct statx sx;
-	FILE *f;
-
-	if (stat(path, st))
-		return -1;
-	*dev = kdev(major(st->st_dev), minor(st->st_dev));
-	if (statx(AT_FDCWD, path, AT_STATX_SYNC_AS_STAT, STATX_INO | STATX_MNT_ID, &sx) ||
-	    !(sx.stx_mask & STATX_MNT_ID) || sx.stx_ino != st->st_ino ||
-	    sx.stx_dev_major != major(st->st_dev) || sx.stx_dev_minor != minor(st->st_dev))
-		return 0;	/* no mount id (before 5.8), or the path changed: st_dev */
-	if (cached && cached_id == sx.stx_mnt_id) {
-		*dev = cached_dev;
-		return 0;
-	}
-	f = fopen("/proc/self/mountinfo", "re");
-	if (!f)
-		return 0;
-	if (!mountinfo_dev(f, sx.stx_mnt_id, dev)) {
-		cached = true;
-		cached_id = sx.stx_mnt_id;
-		cached_dev = *dev;
-	}
-	fclose(f);
-	return 0;
 }
 
 /* Set @access's classes in @rule and @deny_bits, where no earlier rule has. */
