@@ -17,6 +17,8 @@
 #include "backend.h"
 #include "errors.h"
 #include "instance.h"
+#include "output.h"
+#include "output.h"
 #include "policy_cgroup.skel.h"
 #include "probe.h"
 
@@ -96,17 +98,17 @@ static void attach_guards(struct bpf_program **progs, const struct compiled *c, 
 		probe_slot_budget(1ull << h, &b);
 		if (b.slots > 0 && b.taken >= 0 && !b.held &&
 		    b.slots - b.taken <= LAB_REFUSAL_SLOTS_SPARE) {
-			fprintf(stderr, "lsmctl: warning: lsm_cgroup/%s: %d of %d hook slots left, "
+			p_warn("lsm_cgroup/%s: %d of %d hook slots left, "
 				"kept for policies' own hooks: inside, %s not refused: use the "
-				"global backend (loader/POLICY.md)\n", hook_name(h),
+				"global backend (loader/POLICY.md)", hook_name(h),
 				b.slots - b.taken, b.slots, unrefused(h));
 			continue;
 		}
 		rc = attach(progs[h], h, c, cgroup_fd, staging, err, sizeof(err));
 		if (!rc)
 			continue;
-		fprintf(stderr, "lsmctl: warning: lsm_cgroup/%s: no hook slot left (%s): inside, "
-			"%s not refused: use the global backend (loader/POLICY.md)\n",
+		p_warn("lsm_cgroup/%s: no hook slot left (%s): inside, "
+			"%s not refused: use the global backend (loader/POLICY.md)",
 			hook_name(h), strerror(-rc), unrefused(h));
 	}
 }

@@ -32,19 +32,19 @@ int apply_policy(const char *file, const char *cgroup, const struct apply_opts *
 	int rc = policy_apply(file, cgroup, ao, &a, err, sizeof(err));
 
 	if (rc) {
-		fail("%s", err);
+		p_err("%s", err);
 		return rc == -ENOPKG ? EXIT_NO_BPF_LSM : EXIT_FAIL;
 	}
 	if (json) {
-		printf("{\"applied\":");
-		json_string(stdout, a.name);
-		printf(",\"cgroup\":");
-		json_string(stdout, a.cgroup);
-		printf(",\"backend\":\"%s\",\"mode\":\"%s\",\"rules\":%zu,\"hooks\":%d",
-		       backend_ops(ao->backend)->name, a.audit ? "audit" : "enforce", a.n_rules,
-		       __builtin_popcountll(a.hooks));
+		jsonw_start_object(json_wtr);
+		jsonw_string_field(json_wtr, "applied", a.name);
+		jsonw_string_field(json_wtr, "cgroup", a.cgroup);
+		jsonw_string_field(json_wtr, "backend", backend_ops(ao->backend)->name);
+		jsonw_string_field(json_wtr, "mode", a.audit ? "audit" : "enforce");
+		jsonw_uint_field(json_wtr, "rules", a.n_rules);
+		jsonw_int_field(json_wtr, "hooks", __builtin_popcountll(a.hooks));
 		print_warnings(a.warnings);
-		printf("}\n");
+		jsonw_end_object(json_wtr);
 	} else {
 		printf("applied '%s' to %s (%s backend, %s, %zu rule(s), %d hook(s))\n", a.name,
 		       a.cgroup, backend_ops(ao->backend)->name, a.audit ? "audit" : "enforce",
@@ -69,43 +69,42 @@ static int print_diff(const char *file, const char *cgroup, const struct apply_o
 	int rc = policy_diff(file, cgroup, ao, &d, err, sizeof(err));
 
 	if (rc)
-		return fail("%s", err);
+		return p_err("%s", err);
 	if (dry_run && probe_bpf_lsm(err, sizeof(err))) {
 		policy_diff_free(&d);
-		fail("%s", err);
+		p_err("%s", err);
 		return EXIT_NO_BPF_LSM;
 	}
 	old_hooks = d.applied ? d.s.meta.hooks : 0;
 	old_audit = d.applied && (d.s.meta.flags & LAB_AUDIT);
 	if (json) {
-		printf("{\"cgroup\":");
-		json_string(stdout, d.cgroup);
-		printf(",\"policy\":");
-		json_string(stdout, d.name);
-		printf(",\"applied\":");
+		jsonw_start_object(json_wtr);
+		jsonw_string_field(json_wtr, "cgroup", d.cgroup);
+		jsonw_string_field(json_wtr, "policy", d.name);
 		if (d.applied)
-			json_string(stdout, d.s.meta.name);
+			jsonw_string_field(json_wtr, "applied", d.s.meta.name);
 		else
-			printf("null");
-		printf(",\"mode\":\"%s\",\"added\":[", d.audit ? "audit" : "enforce");
-		for (i = 0, rc = 0; i < d.c.n_rules; i++)
-			if (!d.in_applied[i]) {
-				printf("%s", rc++ ? "," : "");
-				json_string(stdout, d.c.rules[i].text);
-			}
-		printf("],\"removed\":[");
-		for (i = 0, rc = 0; d.applied && i < d.s.meta.n_rules; i++)
-			if (!d.in_file[i]) {
-				printf("%s", rc++ ? "," : "");
-				json_string(stdout, d.s.rules[i].text);
-			}
-		printf("],\"hooks_added\":");
+			jsonw_null_field(json_wtr, "applied");
+		jsonw_string_field(json_wtr, "mode", d.audit ? "audit" : "enforce");
+		jsonw_name(json_wtr, "added");
+		jsonw_start_array(json_wtr);
+		for (i = 0; i < d.c.n_rules; i++)
+			if (!d.in_applied[i])
+				jsonw_string(json_wtr, d.c.rules[i].text);
+		jsonw_end_array(json_wtr);
+		jsonw_name(json_wtr, "removed");
+		jsonw_start_array(json_wtr);
+		for (i = 0; d.applied && i < d.s.meta.n_rules; i++)
+			if (!d.in_file[i])
+				jsonw_string(json_wtr, d.s.rules[i].text);
+		jsonw_end_array(json_wtr);
+		jsonw_name(json_wtr, "hooks_added");
 		print_hooks("", d.c.hooks & ~old_hooks);
-		printf(",\"hooks_removed\":");
+		jsonw_name(json_wtr, "hooks_removed");
 		print_hooks("", old_hooks & ~d.c.hooks);
-		printf(",\"changed\":false");
+		jsonw_bool_field(json_wtr, "changed", false);
 		print_warnings(d.warnings);
-		printf("}\n");
+		jsonw_end_object(json_wtr);
 	} else {
 		if (d.applied)
 			printf("--- %s: policy '%s' (%s), applied\n", d.cgroup, d.s.meta.name,

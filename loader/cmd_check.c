@@ -22,16 +22,19 @@ static const char help_check[] =
 
 #define CHECK_MSG_MAX 16384	/* every error or warning of a file, one a line */
 
-/* Every error of a file, FILE:LINE:COL each: on stderr, or as {"error": ...}. */
+/*
+ * Every error of a file, FILE:LINE:COL each: on stderr as a compiler
+ * writes them (no "lsmctl: "), or with -j p_err()'s one object.
+ */
 static int check_failed(const char *errors)
 {
 	char *copy;
 
 	if (json)
-		return fail("%s", errors);
+		return p_err("%s", errors);
 	copy = strdup(errors);
 	if (!copy)
-		return fail("%s", errors);
+		return p_err("%s", errors);
 	print_lines(copy);
 	free(copy);
 	return EXIT_FAIL;
@@ -40,13 +43,17 @@ static int check_failed(const char *errors)
 static void print_budget(const struct slot_budget *b)
 {
 	if (json) {
-		printf(",\"lsm_cgroup\":{\"hook_slots\":%d,\"slots_taken\":", b->slots);
+		jsonw_name(json_wtr, "lsm_cgroup");
+		jsonw_start_object(json_wtr);
+		jsonw_int_field(json_wtr, "hook_slots", b->slots);
 		if (b->taken < 0)
-			printf("null");
+			jsonw_null_field(json_wtr, "slots_taken");
 		else
-			printf("%d", b->taken);
-		printf(",\"slots_needed\":%d,\"slots_held\":%d,\"fits\":%s}", b->needed, b->held,
-		       b->slots && b->fits ? "true" : "false");
+			jsonw_int_field(json_wtr, "slots_taken", b->taken);
+		jsonw_int_field(json_wtr, "slots_needed", b->needed);
+		jsonw_int_field(json_wtr, "slots_held", b->held);
+		jsonw_bool_field(json_wtr, "fits", b->slots && b->fits);
+		jsonw_end_object(json_wtr);
 		return;
 	}
 	if (!b->slots)
@@ -96,7 +103,7 @@ int cmd_check(int argc, char **argv)
 	if (!err || !warnings) {
 		free(err);
 		free(warnings);
-		return fail("out of memory");
+		return p_err("out of memory");
 	}
 	if (policy_parse_file(o.args[0], &p, err, CHECK_MSG_MAX) ||
 	    policy_compile_check(o.args[0], &p, &c, warnings, CHECK_MSG_MAX, err, CHECK_MSG_MAX)) {
@@ -109,22 +116,23 @@ int cmd_check(int argc, char **argv)
 	add_policy_warnings(o.args[0], &p, warnings, CHECK_MSG_MAX);
 	probe_slot_budget(c.hooks, &budget);
 	if (json) {
-		printf("{\"file\":");
-		json_string(stdout, o.args[0]);
-		printf(",\"policy\":");
-		json_string(stdout, p.name);
-		printf(",\"mode\":\"%s\",\"default\":\"%s\",\"rules\":{",
-		       p.audit ? "audit" : "enforce", p.default_deny ? "deny" : "allow");
-		for (i = 0, rc = 0; i <= RULE_CAPABILITY; i++)
+		jsonw_start_object(json_wtr);
+		jsonw_string_field(json_wtr, "file", o.args[0]);
+		jsonw_string_field(json_wtr, "policy", p.name);
+		jsonw_string_field(json_wtr, "mode", p.audit ? "audit" : "enforce");
+		jsonw_string_field(json_wtr, "default", p.default_deny ? "deny" : "allow");
+		jsonw_name(json_wtr, "rules");
+		jsonw_start_object(json_wtr);
+		for (i = 0; i <= RULE_CAPABILITY; i++)
 			if (counts[i])
-				printf("%s\"%s\":%zu", rc++ ? "," : "",
-				       rule_kind_name((enum rule_kind)i), counts[i]);
-		printf("},\"hooks\":");
+				jsonw_uint_field(json_wtr, rule_kind_name((enum rule_kind)i), counts[i]);
+		jsonw_end_object(json_wtr);
+		jsonw_name(json_wtr, "hooks");
 		print_hooks("", c.hooks);
-		printf(",\"warnings\":");
+		jsonw_name(json_wtr, "warnings");
 		print_lines(warnings);
 		print_budget(&budget);
-		printf("}\n");
+		jsonw_end_object(json_wtr);
 	} else {
 		printf("%s: policy '%s', %s, default %s, %zu rule(s):", o.args[0], p.name,
 		       p.audit ? "audit" : "enforce", p.default_deny ? "deny" : "allow",

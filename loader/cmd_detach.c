@@ -16,13 +16,13 @@ int detach_policy(const char *cgroup, int quiet)
 	char err[ERR_MAX], rel[META_PATH_MAX];
 
 	if (policy_detach(cgroup, rel, sizeof(rel), err, sizeof(err)))
-		return fail("%s", err);
+		return p_err("%s", err);
 	if (quiet)
 		return 0;
 	if (json) {
-		printf("{\"detached\":");
-		json_string(stdout, rel);
-		printf("}\n");
+		jsonw_start_object(json_wtr);
+		jsonw_string_field(json_wtr, "detached", rel);
+		jsonw_end_object(json_wtr);
 	} else {
 		printf("detached the policy on %s\n", rel);
 	}

@@ -8,6 +8,7 @@
 #include "cgroup.h"
 #include "events.h"
 #include "main.h"
+#include "output.h"
 
 
 static const char help_events[] =
@@ -36,22 +37,22 @@ int cmd_events(int argc, char **argv)
 		return usage_error(help_events, "%s", "events takes no operands");
 	if (o.cgroup &&
 	    cgroup_resolve(o.cgroup, &eo.cgroup_id, &level, rel, sizeof(rel), err, sizeof(err)))
-		return fail("%s", err);
+		return p_err("%s", err);
 	eo.count = o.count;
 	eo.timeout = o.timeout;
-	eo.json = json;
+	eo.json = json_wtr;
 	if (policies_open(false, err, sizeof(err)))
-		return fail("%s", err);
+		return p_err("%s", err);
 	fd = store_events_fd();
 	store_close();	/* reading needs no lock */
 	if (fd == -EPERM)
-		return fail("the events ring buffer: %s (a task under self-protection cannot "
+		return p_err("the events ring buffer: %s (a task under self-protection cannot "
 			    "consume events: read them from outside its cgroup)", strerror(-fd));
 	if (fd < 0)
-		return fail("the events ring buffer: %s", strerror(-fd));
+		return p_err("the events ring buffer: %s", strerror(-fd));
 	rc = events_stream(fd, &eo, err, sizeof(err));
 	if (rc)
-		return fail("%s", err);
+		return p_err("%s", err);
 	close(fd);
 	return 0;
 }

@@ -51,7 +51,7 @@ int cmd_learn(int argc, char **argv)
 	if (o.output) {
 		f = fopen(o.output, "we");
 		if (!f)
-			return fail("%s: %s", o.output, strerror(errno));
+			return p_err("%s: %s", o.output, strerror(errno));
 	}
 	rc = learn(&lo, f, &l, err, sizeof(err));
 	if (f != stdout && fclose(f) && !rc)
@@ -59,14 +59,18 @@ int cmd_learn(int argc, char **argv)
 	if (rc) {
 		if (o.output)
 			unlink(o.output);
-		fail("%s", err);
+		p_err("%s", err);
 		return rc == -ENOPKG ? EXIT_NO_BPF_LSM : EXIT_FAIL;
 	}
 	if (json) {
-		printf("{\"learned\":");
-		json_string(stdout, o.output ? o.output : "-");
-		printf(",\"status\":%d,\"events\":%lu,\"lost\":%lu,\"unresolved\":%lu,"
-		       "\"rules\":%zu}\n", l.status, l.events, l.lost, l.unresolved, l.rules);
+		jsonw_start_object(json_wtr);
+		jsonw_string_field(json_wtr, "learned", o.output ? o.output : "-");
+		jsonw_int_field(json_wtr, "status", l.status);
+		jsonw_uint_field(json_wtr, "events", l.events);
+		jsonw_uint_field(json_wtr, "lost", l.lost);
+		jsonw_uint_field(json_wtr, "unresolved", l.unresolved);
+		jsonw_uint_field(json_wtr, "rules", l.rules);
+		jsonw_end_object(json_wtr);
 	} else {
 		fprintf(stderr, "lsmctl learn: %s exited %d; %lu event(s), %lu lost, %lu file(s) "
 			"with no name; %zu rule(s)%s%s\n", lo.cmd ? lo.cmd[0] : o.cgroup, l.status,

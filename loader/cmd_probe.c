@@ -26,5 +26,5 @@ int cmd_probe(int argc, char **argv)
 		return rc;
 	if (o.nargs)
 		return usage_error(help_probe, "%s", "probe takes no operands");
-	return probe_report(json);
+	return probe_report(json_wtr);
 }

@@ -39,10 +39,10 @@ int cmd_run(int argc, char **argv)
 		return usage_error(help_run, "%s", "run takes FILE -- CMD [ARG...]");
 	cmd = argv + dash + 1;
 	if (cgroup_own(parent, sizeof(parent)))
-		return fail("/proc/self/cgroup: no cgroup2 entry");
+		return p_err("/proc/self/cgroup: no cgroup2 entry");
 	snprintf(cg, sizeof(cg), "%s/lsmctl-run-%d", parent, getpid());
 	if (mkdir(cg, 0755))
-		return fail("mkdir %s: %s", cg, strerror(errno));
+		return p_err("mkdir %s: %s", cg, strerror(errno));
 	ao = (struct apply_opts){ .backend = o.backend, .audit = o.audit };
 	rc = apply_policy(o.args[0], cg, &ao);
 	if (rc) {
@@ -51,7 +51,7 @@ int cmd_run(int argc, char **argv)
 	}
 	pid = cgroup_spawn(cmd, cg, "run", why, sizeof(why));
 	if (pid < 0) {
-		rc = fail("%s", why);
+		rc = p_err("%s", why);
 	} else {
 		signal(SIGINT, SIG_IGN);	/* CMD gets them; we wait for it */
 		signal(SIGQUIT, SIG_IGN);
@@ -65,16 +65,16 @@ int cmd_run(int argc, char **argv)
 	 * could leave the cgroup between the two.
 	 */
 	if (cgroup_kill(cg))
-		return fail("%s: tasks still running after cgroup.kill: the policy stays", cg);
+		return p_err("%s: tasks still running after cgroup.kill: the policy stays", cg);
 	detach_policy(cg, 1);
 	for (tries = 0; rmdir(cg) && errno == EBUSY && tries < 100; tries++)
 		usleep(50 * 1000);
 	if (json) {
-		printf("{\"ran\":");
-		json_string(stdout, cmd[0]);
-		printf(",\"cgroup\":");
-		json_string(stdout, cg + strlen(CGROUP_ROOT));
-		printf(",\"status\":%d}\n", rc);
+		jsonw_start_object(json_wtr);
+		jsonw_string_field(json_wtr, "ran", cmd[0]);
+		jsonw_string_field(json_wtr, "cgroup", cg + strlen(CGROUP_ROOT));
+		jsonw_int_field(json_wtr, "status", rc);
+		jsonw_end_object(json_wtr);
 	}
 	return rc;
 }

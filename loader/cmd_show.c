@@ -25,38 +25,41 @@ static void print_meta_warnings(const struct lab_meta *m)
 
 static void print_policy_json(const struct stored *s, int with_rules)
 {
-	unsigned int h, i, first = 1;
+	unsigned int h, i;
 	char when[64];
 
-	printf("{\"cgroup\":");
-	json_string(stdout, s->meta.cgroup);
-	printf(",\"cgroup_id\":%llu,\"name\":", (unsigned long long)s->meta.cgroup_id);
-	json_string(stdout, s->meta.name);
-	printf(",\"backend\":\"%s\",\"mode\":\"%s\",\"rules\":%u,\"file\":",
-	       backend_ops(s->meta.backend)->name, s->meta.flags & LAB_AUDIT ? "audit" : "enforce",
-	       s->meta.n_rules);
-	json_string(stdout, s->meta.file);
+	jsonw_start_object(json_wtr);
+	jsonw_string_field(json_wtr, "cgroup", s->meta.cgroup);
+	jsonw_uint_field(json_wtr, "cgroup_id", s->meta.cgroup_id);
+	jsonw_string_field(json_wtr, "name", s->meta.name);
+	jsonw_string_field(json_wtr, "backend", backend_ops(s->meta.backend)->name);
+	jsonw_string_field(json_wtr, "mode", s->meta.flags & LAB_AUDIT ? "audit" : "enforce");
+	jsonw_uint_field(json_wtr, "rules", s->meta.n_rules);
+	jsonw_string_field(json_wtr, "file", s->meta.file);
 	format_rfc3339((long long)s->meta.applied, 0, when, sizeof(when));
-	printf(",\"applied\":%llu,\"applied_time\":\"%s\",\"policy_id\":%u,\"hooks\":[",
-	       (unsigned long long)s->meta.applied, when, s->meta.policy);
+	jsonw_uint_field(json_wtr, "applied", s->meta.applied);
+	jsonw_string_field(json_wtr, "applied_time", when);
+	jsonw_uint_field(json_wtr, "policy_id", s->meta.policy);
+	jsonw_name(json_wtr, "hooks");
+	jsonw_start_array(json_wtr);
 	for (h = 0; h < LAB_NR_HOOKS; h++)
-		if (s->meta.hooks & (1ull << h)) {
-			printf("%s\"%s\"", first ? "" : ",", hook_name(h));
-			first = 0;
-		}
-	printf("]");
+		if (s->meta.hooks & (1ull << h))
+			jsonw_string(json_wtr, hook_name(h));
+	jsonw_end_array(json_wtr);
 	if (with_rules) {
-		printf(",\"rule_list\":[");
+		jsonw_name(json_wtr, "rule_list");
+		jsonw_start_array(json_wtr);
 		for (i = 0; i < s->meta.n_rules; i++) {
-			printf("%s{\"index\":%u,\"line\":%u,\"text\":", i ? "," : "", i,
-			       s->rules[i].line);
-			json_string(stdout, s->rules[i].text);
-			printf("}");
+			jsonw_start_object(json_wtr);
+			jsonw_uint_field(json_wtr, "index", i);
+			jsonw_uint_field(json_wtr, "line", s->rules[i].line);
+			jsonw_string_field(json_wtr, "text", s->rules[i].text);
+			jsonw_end_object(json_wtr);
 		}
-		printf("]");
+		jsonw_end_array(json_wtr);
 		print_meta_warnings(&s->meta);
 	}
-	printf("}");
+	jsonw_end_object(json_wtr);
 }
 
 int cmd_list(int argc, char **argv)
@@ -73,14 +76,12 @@ int cmd_list(int argc, char **argv)
 		return EXIT_FAIL;
 	n = stored_list(&list);
 	if (n < 0)
-		return fail(PIN_ROOT ": %s", strerror(errno));
+		return p_err(PIN_ROOT ": %s", strerror(errno));
 	if (json) {
-		printf("[");
-		for (i = 0; i < n; i++) {
-			printf(i ? "," : "");
+		jsonw_start_array(json_wtr);
+		for (i = 0; i < n; i++)
 			print_policy_json(&list[i], 0);
-		}
-		printf("]\n");
+		jsonw_end_array(json_wtr);
 	} else {
 		printf("%-24s %-20s %-7s %-7s %5s %5s\n", "CGROUP", "POLICY", "BACKEND", "MODE",
 		       "RULES", "HOOKS");
@@ -113,15 +114,14 @@ int cmd_show(int argc, char **argv)
 	if (o.nargs != 1)
 		return usage_error(help_show, "%s", "show takes one cgroup PATH");
 	if (cgroup_resolve(o.args[0], &cgid, &level, rel, sizeof(rel), err, sizeof(err)))
-		return fail("%s", err);
+		return p_err("%s", err);
 	if (settle())
 		return EXIT_FAIL;
 	policy_dir(cgid, dir, sizeof(dir));
 	if (stored_read(dir, &s))
-		return fail("no policy on %s", rel);
+		return p_err("no policy on %s", rel);
 	if (json) {
 		print_policy_json(&s, 1);
-		printf("\n");
 	} else {
 		char when[64];
 

@@ -28,16 +28,19 @@ static void stats_programs(const struct stored *s)
 	int n = prog_stats(s, st), i;
 
 	for (i = 0; i < n; i++) {
-		if (json)
-			printf("%s{\"hook\":\"%s\",\"prog_id\":%u,\"run_cnt\":%llu,\"run_time_ns\":%llu}",
-			       i ? "," : "", hook_name(st[i].hook), st[i].prog_id,
-			       (unsigned long long)st[i].run_cnt,
-			       (unsigned long long)st[i].run_time_ns);
-		else
+		if (json) {
+			jsonw_start_object(json_wtr);
+			jsonw_string_field(json_wtr, "hook", hook_name(st[i].hook));
+			jsonw_uint_field(json_wtr, "prog_id", st[i].prog_id);
+			jsonw_uint_field(json_wtr, "run_cnt", st[i].run_cnt);
+			jsonw_uint_field(json_wtr, "run_time_ns", st[i].run_time_ns);
+			jsonw_end_object(json_wtr);
+		} else {
 			printf("  program %-22s id %-5u runs %-10llu run_time_ns %-12llu avg %.0f\n",
 			       hook_name(st[i].hook), st[i].prog_id, (unsigned long long)st[i].run_cnt,
 			       (unsigned long long)st[i].run_time_ns,
 			       st[i].run_cnt ? (double)st[i].run_time_ns / st[i].run_cnt : 0.0);
+		}
 	}
 }
 
@@ -59,16 +62,19 @@ int cmd_stats(int argc, char **argv)
 		return EXIT_FAIL;
 	n = stored_list(&list);
 	if (n < 0)
-		return fail(PIN_ROOT ": %s", strerror(errno));
+		return p_err(PIN_ROOT ": %s", strerror(errno));
 	enabled = bpf_stats_enabled();
 	if (o.prometheus) {
 		stats_prometheus(list, n, enabled);
 		stored_list_free(list, n);
 		return 0;
 	}
-	if (json)
-		printf("{\"bpf_stats_enabled\":%s,\"policies\":[", enabled ? "true" : "false");
-	else if (!enabled)
+	if (json) {
+		jsonw_start_object(json_wtr);
+		jsonw_bool_field(json_wtr, "bpf_stats_enabled", enabled);
+		jsonw_name(json_wtr, "policies");
+		jsonw_start_array(json_wtr);
+	} else if (!enabled)
 		printf("(run counts: sysctl kernel.bpf_stats_enabled=1 to have the kernel count)\n");
 	for (i = 0; i < n; i++) {
 		struct stored *s = &list[i];
@@ -78,23 +84,28 @@ int cmd_stats(int argc, char **argv)
 			break;
 		policy_hits(s, hits, &default_hits);
 		if (json) {
-			printf("%s{\"cgroup\":", i ? "," : "");
-			json_string(stdout, s->meta.cgroup);
-			printf(",\"name\":");
-			json_string(stdout, s->meta.name);
-			printf(",\"backend\":\"%s\",\"rules\":[", backend_ops(s->meta.backend)->name);
+			jsonw_start_object(json_wtr);
+			jsonw_string_field(json_wtr, "cgroup", s->meta.cgroup);
+			jsonw_string_field(json_wtr, "name", s->meta.name);
+			jsonw_string_field(json_wtr, "backend", backend_ops(s->meta.backend)->name);
+			jsonw_name(json_wtr, "rules");
+			jsonw_start_array(json_wtr);
 			for (r = 0; r < s->meta.n_rules; r++) {
-				printf("%s{\"index\":%u,\"line\":%u,\"hits\":%llu,\"text\":",
-				       r ? "," : "", r, s->rules[r].line,
-				       (unsigned long long)hits[r]);
-				json_string(stdout, s->rules[r].text);
-				printf("}");
+				jsonw_start_object(json_wtr);
+				jsonw_uint_field(json_wtr, "index", r);
+				jsonw_uint_field(json_wtr, "line", s->rules[r].line);
+				jsonw_uint_field(json_wtr, "hits", hits[r]);
+				jsonw_string_field(json_wtr, "text", s->rules[r].text);
+				jsonw_end_object(json_wtr);
 			}
-			printf("],\"default_hits\":%llu,\"lost_events\":%llu,\"programs\":[",
-			       (unsigned long long)default_hits,
-			       (unsigned long long)policy_lost(s));
+			jsonw_end_array(json_wtr);
+			jsonw_uint_field(json_wtr, "default_hits", default_hits);
+			jsonw_uint_field(json_wtr, "lost_events", policy_lost(s));
+			jsonw_name(json_wtr, "programs");
+			jsonw_start_array(json_wtr);
 			stats_programs(s);
-			printf("]}");
+			jsonw_end_array(json_wtr);
+			jsonw_end_object(json_wtr);
 		} else {
 			printf("%s: policy '%s' (%s backend)\n", s->meta.cgroup, s->meta.name,
 			       backend_ops(s->meta.backend)->name);
@@ -108,11 +119,14 @@ int cmd_stats(int argc, char **argv)
 		}
 		free(hits);
 	}
-	if (json)
-		printf("],\"guard_lost_events\":%llu}\n", (unsigned long long)guard_lost());
-	else
+	if (json) {
+		jsonw_end_array(json_wtr);
+		jsonw_uint_field(json_wtr, "guard_lost_events", guard_lost());
+		jsonw_end_object(json_wtr);
+	} else {
 		printf("self-protection's guard: events lost (the ring was full): %llu\n",
 		       (unsigned long long)guard_lost());
+	}
 	stored_list_free(list, n);
 	return 0;
 }

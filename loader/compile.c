@@ -3,7 +3,6 @@
  * The rule compiler (see compile.h). What each rule kind becomes, and
  * which hooks it needs, is documented in loader/POLICY.md.
  */
-#define _GNU_SOURCE	/* statx() */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -19,6 +18,7 @@
 #include <sys/sysmacros.h>
 
 #include "compile.h"
+#include "devices.h"
 #include "errors.h"
 
 #define BIT(n) (1ull << (n))
@@ -120,7 +120,7 @@ static void vsay(char *buf, size_t len, unsigned int *count, const struct said *
 }
 
 __attribute__((format(printf, 3, 4)))
-static int fail(struct said *s, const struct policy_rule *r, const char *fmt, ...)
+static int compile_fail(struct said *s, const struct policy_rule *r, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -236,78 +236,6 @@ static void describe(const struct policy_rule *r, char *buf, size_t len)
 	}
 }
 
-/*
- * Paths to inodes and devices. A rule's key is the device the engine
- * reads from the file's superblock (s_dev), which stat()'s st_dev is not
- * on btrfs (a subvolume's anonymous device) or overlayfs (a layer's): the
- * mountinfo line of the path's mount (statx() STATX_MNT_ID) gives the
- * superblock's. No mount id (kernels before 5.8) falls back to st_dev.
- *
- * mountinfo_dev: the MAJOR:MINOR of mount @mnt_id in @mountinfo (the
- * text of /proc/PID/mountinfo), as the kernel's dev_t: 0, or -1 when no
- * line has it. path_kernel_dev: stat() @path into @st, and its
- * superblock's dev_t into @dev: 0, or -1 with errno (stat's).
- */
-int mountinfo_dev(FILE *mountinfo, __u64 mnt_id, __u32 *dev);
-int path_kernel_dev(const char *path, struct stat *st, __u32 *dev);
-
-/* The kernel's dev_t, as BPF reads it from a superblock. */
-static __u32 kdev(unsigned int maj, unsigned int min)
-{
-	return LAB_MKDEV(maj, min);
-}
-
-int mountinfo_dev(FILE *mountinfo, __u64 mnt_id, __u32 *dev)
-{
-	unsigned long long id;
-	unsigned int maj, min;
-	char line[4096];
-	int c;
-
-	while (fgets(line, sizeof(line), mountinfo)) {
-		if (!strchr(line, '\n'))	/* a line longer than the buffer: skip the rest */
-			while ((c = fgetc(mountinfo)) != EOF && c != '\n')
-				;
-		/* "ID PARENT MAJOR:MINOR ROOT POINT ...": MAJOR:MINOR is the sb's s_dev */
-		if (sscanf(line, "%llu %*u %u:%u ", &id, &maj, &min) == 3 && id == mnt_id) {
-			*dev = kdev(maj, min);
-			return 0;
-		}
-	}
-	return -1;
-}
-
-int path_kernel_dev(const char *path, struct stat *st, __u32 *dev)
-{
-	static __u64 cached_id;		/* the mount of the last path: rules cluster */
-	static __u32 cached_dev;
-	static bool cached;
-	struct statx sx;
-	FILE *f;
-
-	if (stat(path, st))
-		return -1;
-	*dev = kdev(major(st->st_dev), minor(st->st_dev));
-	if (statx(AT_FDCWD, path, AT_STATX_SYNC_AS_STAT, STATX_INO | STATX_MNT_ID, &sx) ||
-	    !(sx.stx_mask & STATX_MNT_ID) || sx.stx_ino != st->st_ino ||
-	    sx.stx_dev_major != major(st->st_dev) || sx.stx_dev_minor != minor(st->st_dev))
-		return 0;	/* no mount id (before 5.8), or the path changed: st_dev */
-	if (cached && cached_id == sx.stx_mnt_id) {
-		*dev = cached_dev;
-		return 0;
-	}
-	f = fopen("/proc/self/mountinfo", "re");
-	if (!f)
-		return 0;
-	if (!mountinfo_dev(f, sx.stx_mnt_id, dev)) {
-		cached = true;
-		cached_id = sx.stx_mnt_id;
-		cached_dev = *dev;
-	}
-	fclose(f);
-	return 0;
-}
-
 /* Set @access's classes in @rule and @deny_bits, where no earlier rule has. */
 static void set_classes(__u16 *rule, __u8 *deny_bits, unsigned int access, bool deny,
 			unsigned int index)
@@ -356,7 +284,8 @@ static int missing(struct said *said, const struct policy_rule *r, const char *p
 		     strerror(errno));
 		return 0;
 	}
-	return fail(said, r, "%s: %s (paths are resolved when applied)", path, strerror(errno));
+	return compile_fail(said, r, "%s: %s (paths are resolved when applied)", path,
+			    strerror(errno));
 }
 
 /* @name zero-padded into @words, and its hash as the engine works it out (engine.h). */
@@ -613,12 +542,12 @@ static int compile_mglob_rule(struct said *said, const struct policy_rule *r, un
 	if (path_kernel_dev(anchor, &st, &dev))
 		return missing(said, r, anchor);
 	if (!S_ISDIR(st.st_mode))
-		return fail(said, r, "%s: %s is not a directory", r->file.path, anchor);
+		return compile_fail(said, r, "%s: %s is not a directory", r->file.path, anchor);
 	if (guard_dirs(c, anchor, index))
-		return fail(said, r, "%s: %s: %s", r->file.path, anchor, strerror(errno));
+		return compile_fail(said, r, "%s: %s: %s", r->file.path, anchor, strerror(errno));
 	if (add_mglob(c, dev, st.st_ino, rest, r->file.subtree, access, r->deny, index))
-		return fail(said, r, "%s: more than %d rules with a '*' component below %s",
-			    r->file.path, LAB_MGLOB_PATTERNS, anchor);
+		return compile_fail(said, r, "%s: more than %d rules with a '*' component below %s",
+				    r->file.path, LAB_MGLOB_PATTERNS, anchor);
 	return 0;
 }
 
@@ -650,7 +579,7 @@ static int compile_path_rule(struct said *said, const struct policy_rule *r, uns
 		snprintf(path, sizeof(path), "%s", real);
 	if (!strcmp(path, "/")) {	/* "/." or a link to "/": no name, the root by inode */
 		if (path_kernel_dev(path, &st, &dev))
-			return fail(said, r, "/: %s", strerror(errno));
+			return compile_fail(said, r, "/: %s", strerror(errno));
 		return add_file(c, st.st_ino, dev, false, access, r->deny, index);
 	}
 	name = strrchr(path, '/');
@@ -658,29 +587,29 @@ static int compile_path_rule(struct said *said, const struct policy_rule *r, uns
 	if (path_kernel_dev(path[0] ? path : "/", &dir_st, &dir_dev))
 		return missing(said, r, r->file.path);
 	if (!S_ISDIR(dir_st.st_mode))
-		return fail(said, r, "%s: %s is not a directory", r->file.path, path);
+		return compile_fail(said, r, "%s: %s is not a directory", r->file.path, path);
 	if (guard_dirs(c, path, index))
-		return fail(said, r, "%s: %s: %s", r->file.path, path[0] ? path : "/",
-			    strerror(errno));
+		return compile_fail(said, r, "%s: %s: %s", r->file.path, path[0] ? path : "/",
+				    strerror(errno));
 	if (r->file.glob) {
 		if (add_glob(c, dir_dev, dir_st.st_ino, name, access, r->deny, index))
-			return fail(said, r, "%s: more than %d globs in %s",
-				    r->file.path, LAB_GLOB_PATTERNS, path[0] ? path : "/");
+			return compile_fail(said, r, "%s: more than %d globs in %s",
+					    r->file.path, LAB_GLOB_PATTERNS, path[0] ? path : "/");
 		return 0;
 	}
 	if (strlen(name) >= LAB_PATH_NAME_LEN)	/* the symlink's target's name */
-		return fail(said, r,
-			    "%s: the name is longer than %d bytes: add 'match: inode'",
-			    r->file.path, LAB_PATH_NAME_LEN - 1);
+		return compile_fail(said, r,
+				    "%s: the name is longer than %d bytes: add 'match: inode'",
+				    r->file.path, LAB_PATH_NAME_LEN - 1);
 	e = add_path(c, dir_dev, dir_st.st_ino, name, access, r->deny, index);
 	/* the inode's classes: those of this rule's at the name (an earlier rule's win) */
 	for (cls = 0; e && cls < LAB_FILE_CLASSES; cls++)
 		if (e->val.rule[cls] == index + 1)
 			won |= 1u << cls;
 	if (!e)
-		return fail(said, r,
-			    "%s: another name in %s has the same hash: 'match: inode'",
-			    r->file.path, path[0] ? path : "/");
+		return compile_fail(said, r,
+				    "%s: another name in %s has the same hash: 'match: inode'",
+				    r->file.path, path[0] ? path : "/");
 	path[strlen(path)] = '/';	/* the whole path again */
 	if (path_kernel_dev(path, &st, &dev)) {
 		/* nothing there yet: the name waits for it (check says so: a typo?) */
@@ -704,8 +633,8 @@ static int compile_file_rule(struct said *said, const struct policy_rule *r, uns
 	LAB_ACCESSES(SAME_BIT, )
 #undef SAME_BIT
 	if (!r->file.subtree && (access & ACCESS_CREATE))
-		return fail(said, r, "create applies to a directory's subtree: write %s/**",
-			    r->file.path);
+		return compile_fail(said, r, "create applies to a directory's subtree: write %s/**",
+				    r->file.path);
 	if (r->file.mglob)
 		return compile_mglob_rule(said, r, index, access, c);
 	/* by path, but for a subtree, 'match: inode' and the root (no name) */
@@ -714,7 +643,8 @@ static int compile_file_rule(struct said *said, const struct policy_rule *r, uns
 	if (path_kernel_dev(r->file.path, &st, &dev))
 		return missing(said, r, r->file.path);
 	if (r->file.subtree && !S_ISDIR(st.st_mode))
-		return fail(said, r, "%s/** but %s is not a directory", r->file.path, r->file.path);
+		return compile_fail(said, r, "%s/** but %s is not a directory", r->file.path,
+				    r->file.path);
 	return add_file(c, st.st_ino, dev, r->file.subtree, access, r->deny, index);
 }
 
@@ -801,7 +731,7 @@ static int compile(struct said *said, const struct policy *p, struct compiled *c
 	c->rules = calloc(p->n_rules ? p->n_rules : 1, sizeof(*c->rules));
 	if (!c->files || !c->paths || !c->globs || !c->socks || !c->nets || !c->rules) {
 		compiled_free(c);
-		return fail(said, NULL, "out of memory");
+		return compile_fail(said, NULL, "out of memory");
 	}
 	if (p->audit)
 		c->conf.flags |= LAB_AUDIT;
@@ -857,11 +787,11 @@ static int compile(struct said *said, const struct policy *p, struct compiled *c
 			if (p->rules[i].kind == RULE_NETWORK && p->rules[i].net.op != NET_SOCKET &&
 			    ++n_nets > LAB_MAX_NET_RULES)
 				past = &p->rules[i];
-		fail(said, past, "%u bind and connect rules at most, not %zu", LAB_MAX_NET_RULES,
-		     c->n_nets);
+		compile_fail(said, past, "%u bind and connect rules at most, not %zu",
+			     LAB_MAX_NET_RULES, c->n_nets);
 	}
 	if (!said->errors && guard_dirs_add(c))
-		fail(said, NULL, "out of memory");
+		compile_fail(said, NULL, "out of memory");
 	if (said->errors) {
 		compiled_free(c);
 		return -1;

@@ -21,7 +21,7 @@
 struct events_ctx {
 	__u64 cgroup_id;
 	long count, seen;
-	bool json;
+	json_writer_t *json;
 };
 
 static volatile sig_atomic_t stop;
@@ -51,15 +51,12 @@ static void event_rule(const struct lab_event *e, char *name, size_t nlen, char 
 	stored_free(&s);
 }
 
-static void event_json(const struct lab_event *e, const char *when, const char *verdict,
-		       const char *comm, const char *object, const char *rule,
-		       const char *text, const char *name, const char *exe)
+static void event_json(json_writer_t *w, const struct lab_event *e, const char *when,
+		       const char *verdict, const char *comm, const char *object,
+		       const char *rule, const char *text, const char *name, const char *exe)
 {
-	json_writer_t *w = jsonw_new(stdout);
 	char dev[32];
 
-	if (!w)
-		return;
 	snprintf(dev, sizeof(dev), "%u:%u", LAB_MAJOR(e->exe_dev), LAB_MINOR(e->exe_dev));
 	jsonw_start_object(w);
 	jsonw_string_field(w, "time", when);
@@ -79,7 +76,6 @@ static void event_json(const struct lab_event *e, const char *when, const char *
 	jsonw_string_field(w, "exe_dev", dev);
 	jsonw_uint_field(w, "exe_ino", e->exe_ino);
 	jsonw_end_object(w);
-	jsonw_destroy(&w);
 }
 
 static int on_event(void *data, void *raw, size_t size)
@@ -108,7 +104,7 @@ static int on_event(void *data, void *raw, size_t size)
 	else
 		snprintf(rule, sizeof(rule), "%u", e->rule);
 	if (ctx->json) {
-		event_json(e, when, verdict, comm, object, rule, text, name, exe);
+		event_json(ctx->json, e, when, verdict, comm, object, rule, text, name, exe);
 	} else {
 		printf("%s verdict=%s cgroup=%s pid=%u comm=%s hook=%s object=%s rule=%s (%s) policy=%s"
 		       " uid=%u exe=%s(dev=%u:%u,ino=%llu)\n",
@@ -139,18 +135,16 @@ static __u64 lost_events(void)
 }
 
 /* Say how many events were lost since @seen, if any; the new total. */
-static __u64 report_lost(__u64 seen, bool json)
+static __u64 report_lost(__u64 seen, json_writer_t *json)
 {
 	__u64 now = lost_events();
-	json_writer_t *w;
 
 	if (now > seen) {
-		if (json && (w = jsonw_new(stdout))) {
-			jsonw_start_object(w);
-			jsonw_uint_field(w, "lost", now - seen);
-			jsonw_end_object(w);
-			jsonw_destroy(&w);
-		} else if (!json) {
+		if (json) {
+			jsonw_start_object(json);
+			jsonw_uint_field(json, "lost", now - seen);
+			jsonw_end_object(json);
+		} else {
 			printf("lost %llu event(s): the ring was full\n",
 			       (unsigned long long)(now - seen));
 		}

@@ -11,11 +11,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "json_writer.h"
+
 struct events_opts {
 	__u64 cgroup_id;	/* only its tasks' events and its policy's; 0: all */
 	long count;		/* stop after this many; 0: no limit */
 	long timeout;		/* stop after this many seconds; 0: none */
-	bool json;		/* one JSON object a line */
+	json_writer_t *json;	/* one JSON object an event (lsmctl's json_wtr); NULL: text */
 };
 
 /*

@@ -17,6 +17,7 @@
 #include "guard.h"
 #include "guard.skel.h"
 #include "instance.h"
+#include "output.h"
 
 #define GUARD_NAME "guard"
 #define GUARD_DIR PIN_ROOT "/" GUARD_NAME
@@ -98,8 +99,8 @@ static int guard_load(char *err, size_t errlen)
 		if (kernel_has_hook(vmlinux, guard_hooks[h]))
 			continue;
 		/* (file_ioctl_compat came to 6.1 in a stable release) */
-		fprintf(stderr, "lsmctl: warning: this kernel has no LSM hook %s: "
-			"self-protection goes without it\n", guard_hooks[h]);
+		p_warn("this kernel has no LSM hook %s: "
+			"self-protection goes without it", guard_hooks[h]);
 		bpf_program__set_autoload(progs[h], false);
 	}
 	rc = store_share_events(skel->maps.events, err, errlen);

@@ -27,7 +27,6 @@ void jsonw_destroy(json_writer_t **self)
 {
 	if (!*self)
 		return;
-	fputc('\n', (*self)->out);
 	fflush((*self)->out);
 	free(*self);
 	*self = NULL;
@@ -36,6 +35,16 @@ void jsonw_destroy(json_writer_t **self)
 void jsonw_pretty(json_writer_t *self, bool on)
 {
 	self->pretty = on;
+}
+
+/* After a value: a top-level one ends its line, and is out at once. */
+static void jsonw_done(json_writer_t *self)
+{
+	if (self->depth)
+		return;
+	fputc('\n', self->out);
+	fflush(self->out);
+	self->sep = false;
 }
 
 static void jsonw_indent(json_writer_t *self)
@@ -90,6 +99,7 @@ static void jsonw_close(json_writer_t *self, char c)
 		jsonw_indent(self);
 	fputc(c, self->out);
 	self->sep = true;
+	jsonw_done(self);
 }
 
 void jsonw_start_object(json_writer_t *self)
@@ -116,36 +126,42 @@ void jsonw_string(json_writer_t *self, const char *value)
 {
 	jsonw_value(self);
 	json_string(self->out, value);
+	jsonw_done(self);
 }
 
 void jsonw_bool(json_writer_t *self, bool value)
 {
 	jsonw_value(self);
 	fputs(value ? "true" : "false", self->out);
+	jsonw_done(self);
 }
 
 void jsonw_null(json_writer_t *self)
 {
 	jsonw_value(self);
 	fputs("null", self->out);
+	jsonw_done(self);
 }
 
 void jsonw_uint(json_writer_t *self, uint64_t value)
 {
 	jsonw_value(self);
 	fprintf(self->out, "%" PRIu64, value);
+	jsonw_done(self);
 }
 
 void jsonw_int(json_writer_t *self, int64_t value)
 {
 	jsonw_value(self);
 	fprintf(self->out, "%" PRId64, value);
+	jsonw_done(self);
 }
 
 void jsonw_float_fmt(json_writer_t *self, const char *fmt, double value)
 {
 	jsonw_value(self);
 	fprintf(self->out, fmt, value);
+	jsonw_done(self);
 }
 
 void jsonw_string_field(json_writer_t *self, const char *name, const char *value)

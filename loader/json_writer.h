@@ -5,7 +5,10 @@
  * are written as they come, commas and (with jsonw_pretty) newlines and
  * indentation, four spaces a level as bpftool -p, put in by the writer.
  * Strings go through json_string() (output.h): UTF-8 as it is, control
- * characters escaped, invalid bytes as U+FFFD.
+ * characters escaped, invalid bytes as U+FFFD. A writer may write one
+ * top-level value after another: each ends with a newline and is flushed
+ * when it is complete (one value a line, or with jsonw_pretty one value
+ * over its lines), so that a stream (lsmctl events -j) is read as it comes.
  */
 #ifndef LSMCTL_JSON_WRITER_H
 #define LSMCTL_JSON_WRITER_H
@@ -18,7 +21,7 @@ typedef struct json_writer json_writer_t;
 
 /* A writer to @f (not closed by jsonw_destroy()); NULL when out of memory. */
 json_writer_t *jsonw_new(FILE *f);
-/* Ends the top-level value with a newline, flushes, frees *@self, sets it NULL. */
+/* Flushes, frees *@self and sets it NULL (a complete value has its newline already). */
 void jsonw_destroy(json_writer_t **self);
 /* Indent what follows (bpftool -p). */
 void jsonw_pretty(json_writer_t *self, bool on);

@@ -7,14 +7,14 @@
  * bpf-progs/policy/, through one of two backends (backend.h).
  *
  * This file: main() and its command table, and what the commands share
- * (main.h: -j, fail(), usage_error(), the option parser, the printers).
+ * (main.h: usage_error(), the option parser, the printers; -j, p_err()
+ * and p_warn() are output.c's).
  * Each command is in cmd_NAME.c; the events reader is events.c, the
  * Prometheus writer metrics.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,40 +53,17 @@ static const char *const commands_help =
 	"run exits with CMD's status, probe as its --help says. Policy format:\n"
 	"loader/POLICY.md.\n";
 
-int json;
-
-/* Bad usage: on stderr with the command's help; with -j also {"error": ...} on stdout. */
+/* Bad usage: on stderr with the command's help; with -j also p_err()'s object. */
 int usage_error(const char *help, const char *fmt, const char *arg)
 {
 	char msg[ERR_MAX];
 
 	snprintf(msg, sizeof(msg), fmt, arg);
-	if (json) {
-		printf("{\"error\":");
-		json_string(stdout, msg);
-		printf("}\n");
-	}
-	fprintf(stderr, "lsmctl: %s\n%s", msg, help);
-	return EXIT_USAGE;
-}
-
-/* Why a command failed: on stderr, or with -j as {"error": ...} on stdout. */
-int fail(const char *fmt, ...)
-{
-	char msg[ERR_MAX];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (json) {
-		printf("{\"error\":");
-		json_string(stdout, msg);
-		printf("}\n");
-	} else {
+	p_err("%s", msg);
+	if (json)
 		fprintf(stderr, "lsmctl: %s\n", msg);
-	}
-	return EXIT_FAIL;
+	fputs(help, stderr);
+	return EXIT_USAGE;
 }
 
 int parse_opts(int argc, char **argv, const char *help, const char *allowed,
@@ -171,11 +148,12 @@ int parse_opts(int argc, char **argv, const char *help, const char *allowed,
 
 /*
  * -j and -p, wherever they are among lsmctl's options (not CMD's, after
- * "--"), before the options are parsed: a usage error is JSON too. -p
- * pretty-prints stdout's JSON from here on.
+ * "--"), before the options are parsed: a usage error is JSON too. The
+ * tool's writer from here on, indented for -p.
  */
 static void json_options(int argc, char **argv)
 {
+	bool on = false, pretty = false;
 	int i;
 
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
@@ -183,12 +161,13 @@ static void json_options(int argc, char **argv)
 		bool cluster = a[0] == '-' && a[1] && !a[strspn(a + 1, "jp") + 1];	/* -j, -jp */
 
 		if ((cluster && strchr(a, 'j')) || !strcmp(a, "--json"))
-			json = 1;
-		if ((cluster && strchr(a, 'p')) || !strcmp(a, "--pretty")) {
-			json = 1;
-			json_pretty_stdout();
-			return;
-		}
+			on = true;
+		if ((cluster && strchr(a, 'p')) || !strcmp(a, "--pretty"))
+			on = pretty = true;
+	}
+	if (on && json_open(pretty)) {
+		fputs("lsmctl: out of memory\n", stderr);
+		exit(EXIT_FAIL);
 	}
 }
 
@@ -201,7 +180,7 @@ int settle(void)
 	char err[512];
 
 	if (policies_open(false, err, sizeof(err)))
-		return fail("%s", err);
+		return p_err("%s", err);
 	store_close();
 	return 0;
 }
@@ -209,40 +188,47 @@ int settle(void)
 /* The hooks of @mask, space-separated, after @prefix (text) or as a JSON array. */
 void print_hooks(const char *prefix, __u64 mask)
 {
-	unsigned int h, n = 0;
+	unsigned int h;
 
-	printf(json ? "[" : "%s", prefix);
-	for (h = 0; h < LAB_NR_HOOKS; h++)
-		if (mask & (1ull << h))
-			printf(json ? "%s\"%s\"" : "%s%s", n++ ? (json ? "," : " ") : (json ? "" : " "),
-			       hook_name(h));
-	printf(json ? "]" : "\n");
+	if (json)
+		jsonw_start_array(json_wtr);
+	else
+		printf("%s", prefix);
+	for (h = 0; h < LAB_NR_HOOKS; h++) {
+		if (!(mask & (1ull << h)))
+			continue;
+		if (json)
+			jsonw_string(json_wtr, hook_name(h));
+		else
+			printf(" %s", hook_name(h));
+	}
+	if (json)
+		jsonw_end_array(json_wtr);
+	else
+		printf("\n");
 }
 
 /* @lines, one a line: as a JSON array of strings, or each on stderr. */
 void print_lines(char *lines)
 {
 	char *line, *save;
-	int n = 0;
 
 	if (json)
-		printf("[");
+		jsonw_start_array(json_wtr);
 	for (line = strtok_r(lines, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (json) {
-			printf("%s", n++ ? "," : "");
-			json_string(stdout, line);
-		} else {
+		if (json)
+			jsonw_string(json_wtr, line);
+		else
 			fprintf(stderr, "%s\n", line);
-		}
 	}
 	if (json)
-		printf("]");
+		jsonw_end_array(json_wtr);
 }
 
 /*
  * A policy's warnings (policy_warnings(), one a line): with -j as a
- * "warnings" field of the object being printed, else on stderr, after
- * what the command printed on stdout.
+ * "warnings" field of the object being written, else p_warn() each, on
+ * stderr after what the command printed on stdout.
  */
 void print_warnings(const char *lines)
 {
@@ -250,13 +236,12 @@ void print_warnings(const char *lines)
 
 	snprintf(copy, sizeof(copy), "%s", lines);
 	if (json) {
-		printf(",\"warnings\":");
+		jsonw_name(json_wtr, "warnings");
 		print_lines(copy);
 		return;
 	}
-	fflush(stdout);
 	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		fprintf(stderr, "lsmctl: warning: %s\n", line);
+		p_warn("%s", line);
 }
 
 int main(int argc, char **argv)
@@ -280,6 +265,7 @@ int main(int argc, char **argv)
 		fputs(commands_help, stdout);
 		return 0;
 	}
+	libbpf_set_print(lsmctl_libbpf_print);	/* given with the error it led to */
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name)) {
 			json_options(argc - 1, argv + 1);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What lsmctl's commands share (after bpftool's main.h): -j, the error
- * and usage printers, the option parser and the output helpers, all in
+ * What lsmctl's commands share (after bpftool's main.h): -j and the
+ * error printers (output.h: json_wtr, p_err(), p_warn()), usage_error(), the option parser and the output helpers, all in
  * lsmctl.c, and the commands, one a file (cmd_NAME.c), which lsmctl.c's
  * table runs.
  */
@@ -14,11 +14,9 @@
 
 #include "apply.h"
 #include "backend.h"
+#include "output.h"
 
 #define ERR_MAX 4096	/* a message lsmctl prints: a path or two, and why */
-
-/* -j or -p: JSON on stdout, one object a line (-p: indented). */
-extern int json;
 
 /* Parse --cgroup, --backend, -j, --count, --timeout; the rest are operands. */
 struct opts {
@@ -39,17 +37,15 @@ struct opts {
 /* The options of a command: those in @allowed, as getopt letters; 0 or EXIT_USAGE. */
 int parse_opts(int argc, char **argv, const char *help, const char *allowed,
 	       struct opts *o);
-/* Bad usage: on stderr with the command's help; with -j also {"error": ...} on stdout. */
+/* Bad usage: on stderr with the command's help; with -j also p_err()'s object. */
 int usage_error(const char *help, const char *fmt, const char *arg);
-/* Why a command failed: on stderr, or with -j as {"error": ...} on stdout; EXIT_FAIL. */
-int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Finish or undo what a killed lsmctl left, before reading the pins; 0 or EXIT_FAIL. */
 int settle(void);
 /* The hooks of @mask, space-separated, after @prefix (text) or as a JSON array. */
 void print_hooks(const char *prefix, __u64 mask);
 /* @lines, one a line: as a JSON array of strings, or each on stderr. */
 void print_lines(char *lines);
-/* A policy's warnings: with -j a "warnings" field, else "lsmctl: warning: " lines on stderr. */
+/* A policy's warnings: with -j a "warnings" field, else p_warn() lines on stderr. */
 void print_warnings(const char *lines);
 
 /* Shared by commands: apply (run's too), and detach (run's). */

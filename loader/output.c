@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Printing for lsmctl (see output.h). */
-#define _GNU_SOURCE	/* fopencookie() */
 #include <arpa/inet.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,8 +9,107 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "errors.h"
 #include "guard.h"
 #include "output.h"
+
+#define MSG_MAX 16384	/* one error: check's are every error of a file */
+
+int json;
+json_writer_t *json_wtr;
+
+int json_open(bool pretty)
+{
+	json = 1;
+	if (json_wtr)
+		return 0;
+	json_wtr = jsonw_new(stdout);
+	if (!json_wtr)
+		return -1;
+	jsonw_pretty(json_wtr, pretty);
+	return 0;
+}
+
+/* libbpf's warnings since the last error, whole lines, for p_err() to give. */
+static char libbpf_said[MSG_MAX];
+static size_t libbpf_len;
+
+int lsmctl_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	size_t room = sizeof(libbpf_said) - libbpf_len;
+	int n;
+
+	if (getenv("LSMCTL_DEBUG"))
+		return vfprintf(stderr, fmt, ap);
+	if (level == LIBBPF_DEBUG || room < 2)
+		return 0;
+	n = vsnprintf(libbpf_said + libbpf_len, room, fmt, ap);
+	if (n < 0)
+		return n;
+	/* a verifier log longer than the room: its start, cut at a line */
+	libbpf_len += (size_t)n < room ? (size_t)n : room - 1;
+	if (libbpf_len && libbpf_said[libbpf_len - 1] != '\n') {
+		if (libbpf_len == sizeof(libbpf_said) - 1)
+			libbpf_len--;
+		libbpf_said[libbpf_len++] = '\n';
+		libbpf_said[libbpf_len] = '\0';
+	}
+	return n;
+}
+
+/* What libbpf said before an error: its own lines on stderr, or a "libbpf" array. */
+static void libbpf_give(void)
+{
+	char *line, *save;
+
+	if (!libbpf_len)
+		return;
+	if (!json_wtr) {
+		fputs(libbpf_said, stderr);
+	} else {
+		jsonw_name(json_wtr, "libbpf");
+		jsonw_start_array(json_wtr);
+		for (line = strtok_r(libbpf_said, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save))
+			jsonw_string(json_wtr, line);
+		jsonw_end_array(json_wtr);
+	}
+	libbpf_len = 0;
+	libbpf_said[0] = '\0';
+}
+
+int p_err(const char *fmt, ...)
+{
+	static char msg[MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (json_wtr) {
+		jsonw_start_object(json_wtr);
+		jsonw_string_field(json_wtr, "error", msg);
+		libbpf_give();
+		jsonw_end_object(json_wtr);
+	} else {
+		fflush(stdout);
+		fprintf(stderr, "lsmctl: %s\n", msg);
+		libbpf_give();
+	}
+	return EXIT_FAIL;
+}
+
+void p_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	va_start(ap, fmt);
+	fputs("lsmctl: warning: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
 
 const char *event_hook_name(unsigned int hook)
 {
@@ -73,146 +172,6 @@ void json_string(FILE *f, const char *s)
 		p += n ? n : 1;
 	}
 	fputc('"', f);
-}
-
-static void indent(FILE *f, int depth)
-{
-	fputc('\n', f);
-	while (depth-- > 0)
-		fputs("    ", f);
-}
-
-void json_pretty(FILE *f, const char *json, size_t len)
-{
-	bool in_string = false, escaped = false;
-	int depth = 0;
-	size_t i;
-	char c;
-
-	for (i = 0; i < len; i++) {
-		c = json[i];
-		if (in_string) {
-			fputc(c, f);
-			if (escaped)
-				escaped = false;
-			else if (c == '\\')
-				escaped = true;
-			else if (c == '"')
-				in_string = false;
-			continue;
-		}
-		switch (c) {
-		case '"':
-			in_string = true;
-			fputc(c, f);
-			break;
-		case '{':
-		case '[':
-			fputc(c, f);
-			/* an empty object or array stays on its line */
-			if (i + 1 < len && (json[i + 1] == '}' || json[i + 1] == ']')) {
-				fputc(json[++i], f);
-				break;
-			}
-			indent(f, ++depth);
-			break;
-		case '}':
-		case ']':
-			indent(f, --depth);
-			fputc(c, f);
-			break;
-		case ',':
-			fputc(c, f);
-			indent(f, depth);
-			break;
-		case ':':
-			fputs(": ", f);
-			break;
-		case ' ':
-		case '\t':
-		case '\r':
-		case '\n':
-			break;	/* compact input: the only white space is ours */
-		default:
-			fputc(c, f);
-		}
-	}
-	fputc('\n', f);
-}
-
-/* stdout under -p: lines gathered, JSON ones indented, on to the real stdout. */
-struct pretty {
-	FILE *out;
-	char *line;
-	size_t len, cap;
-};
-
-static void pretty_line(struct pretty *p)
-{
-	size_t len = p->len;
-
-	while (len && (p->line[len - 1] == '\n' || p->line[len - 1] == '\r'))
-		len--;
-	if (len && (p->line[0] == '{' || p->line[0] == '['))
-		json_pretty(p->out, p->line, len);
-	else
-		fwrite(p->line, 1, p->len, p->out);
-	p->len = 0;
-}
-
-static ssize_t pretty_write(void *cookie, const char *buf, size_t size)
-{
-	struct pretty *p = cookie;
-	size_t i;
-	char *grown;
-
-	for (i = 0; i < size; i++) {
-		if (p->len == p->cap) {
-			grown = realloc(p->line, p->cap ? p->cap * 2 : 4096);
-			if (!grown)
-				return -1;
-			p->line = grown;
-			p->cap = p->cap ? p->cap * 2 : 4096;
-		}
-		p->line[p->len++] = buf[i];
-		if (buf[i] == '\n')
-			pretty_line(p);
-	}
-	fflush(p->out);
-	return (ssize_t)size;
-}
-
-static struct pretty pretty;
-
-/* At exit: the last line out, and stdout back as it was. */
-static void pretty_end(void)
-{
-	FILE *f = stdout;
-
-	stdout = pretty.out;
-	fclose(f);
-	if (pretty.len)
-		pretty_line(&pretty);
-	fflush(stdout);
-	free(pretty.line);
-	pretty.line = NULL;
-}
-
-int json_pretty_stdout(void)
-{
-	static const cookie_io_functions_t io = { .write = pretty_write };
-	FILE *f;
-
-	if (pretty.out)
-		return 0;
-	fflush(stdout);
-	f = fopencookie(&pretty, "w", io);
-	if (!f)
-		return -1;
-	pretty.out = stdout;
-	stdout = f;
-	atexit(pretty_end);
-	return 0;
 }
 
 void format_mono_time(unsigned long long ns, char *buf, size_t len)

@@ -132,7 +132,7 @@ static void said_cut(struct ctx *c)
 
 /* FILE:LINE:COL of @n (1:1 for none), then the message; returns -1. */
 __attribute__((format(printf, 3, 4)))
-static int fail(struct ctx *c, const yaml_node_t *n, const char *fmt, ...)
+static int policy_fail(struct ctx *c, const yaml_node_t *n, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -151,7 +151,7 @@ static yaml_node_t *node_at(struct ctx *c, int index)
 static const char *scalar(struct ctx *c, const yaml_node_t *n, const char *what)
 {
 	if (n->type != YAML_SCALAR_NODE) {
-		fail(c, n, "%s must be a single value", what);
+		policy_fail(c, n, "%s must be a single value", what);
 		return NULL;
 	}
 	return (const char *)n->data.scalar.value;
@@ -178,7 +178,7 @@ static int parse_action(struct ctx *c, const yaml_node_t *n, bool *deny)
 		return -1;
 	i = lookup(s, actions, ARRAY_SIZE(actions));
 	if (i < 0)
-		return fail(c, n, "action must be allow or deny, not '%s'", s);
+		return policy_fail(c, n, "action must be allow or deny, not '%s'", s);
 	*deny = i == 1;
 	return 0;
 }
@@ -255,9 +255,9 @@ static int parse_path(struct ctx *c, const yaml_node_t *n, struct policy_rule *r
 		return -1;
 	len = strlen(s);
 	if (s[0] != '/')
-		return fail(c, n, "'%s' is not an absolute path", s);
+		return policy_fail(c, n, "'%s' is not an absolute path", s);
 	if (len >= POLICY_PATH_MAX)
-		return fail(c, n, "path longer than %d bytes", POLICY_PATH_MAX - 1);
+		return policy_fail(c, n, "path longer than %d bytes", POLICY_PATH_MAX - 1);
 	if (len >= 3 && !strcmp(s + len - 3, "/**")) {
 		r->file.subtree = true;
 		len = len > 3 ? len - 3 : 1;	/* the root itself, with the stars */
@@ -292,7 +292,7 @@ static int check_path_rule(struct ctx *c, const yaml_node_t *n, const struct pol
 	const char *last = strrchr(r->file.path, '/') + 1;
 
 	if ((r->file.glob || r->file.mglob) && r->file.by_inode)
-		return fail(c, n, "a glob matches names: it cannot be 'match: inode'");
+		return policy_fail(c, n, "a glob matches names: it cannot be 'match: inode'");
 	if (r->file.subtree || r->file.by_inode || r->file.mglob || !*last)
 		return 0;	/* a subtree, an inode, "/", or parse_mglob()'s */
 	if (strlen(last) >= LAB_PATH_NAME_LEN)
@@ -314,9 +314,9 @@ static int for_each_value(struct ctx *c, const yaml_node_t *n, const char *what,
 	if (n->type == YAML_SCALAR_NODE)
 		return one(c, n, arg);
 	if (n->type != YAML_SEQUENCE_NODE)
-		return fail(c, n, "%s must be one value or a list of them", what);
+		return policy_fail(c, n, "%s must be one value or a list of them", what);
 	if (n->data.sequence.items.start == n->data.sequence.items.top)
-		return fail(c, n, "%s is an empty list", what);
+		return policy_fail(c, n, "%s is an empty list", what);
 	for (it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++)
 		if (one(c, node_at(c, *it), arg))
 			return -1;
@@ -333,9 +333,9 @@ static int one_access(struct ctx *c, const yaml_node_t *n, void *arg)
 		return -1;
 	i = lookup(s, access_names, N_ACCESS);
 	if (i < 0)
-		return fail(c, n, "unknown access '%s' (" ACCESS_NAMES_TEXT ")", s);
+		return policy_fail(c, n, "unknown access '%s' (" ACCESS_NAMES_TEXT ")", s);
 	if (*access & (1u << i))
-		return fail(c, n, "access '%s' listed twice", s);
+		return policy_fail(c, n, "access '%s' listed twice", s);
 	*access |= 1u << i;
 	return 0;
 }
@@ -352,7 +352,7 @@ static int one_cap(struct ctx *c, const yaml_node_t *n, void *arg)
 		s += 4;
 	i = lookup(s, cap_names, N_CAPS);
 	if (i < 0)
-		return fail(c, n, "unknown capability '%s'", s);
+		return policy_fail(c, n, "unknown capability '%s'", s);
 	*caps |= 1ull << i;
 	return 0;
 }
@@ -370,28 +370,28 @@ static int parse_cidr(struct ctx *c, const yaml_node_t *n, struct policy_rule *r
 		return -1;
 	slash = strchr(s, '/');
 	if (!slash || (size_t)(slash - s) >= sizeof(addr))
-		return fail(c, n, "'%s' is not an address/prefix", s);
+		return policy_fail(c, n, "'%s' is not an address/prefix", s);
 	memcpy(addr, s, (size_t)(slash - s));
 	addr[slash - s] = '\0';
 	if (r->net.family == AF_UNIX)
-		return fail(c, n, "a cidr with family unix");
+		return policy_fail(c, n, "a cidr with family unix");
 	if (inet_pton(AF_INET, addr, r->net.addr) == 1) {
 		max = 32;
 		if (r->net.family == AF_INET6)
-			return fail(c, n, "an IPv4 cidr with family inet6");
+			return policy_fail(c, n, "an IPv4 cidr with family inet6");
 		r->net.family = AF_INET;
 	} else if (inet_pton(AF_INET6, addr, r->net.addr) == 1) {
 		max = 128;
 		if (r->net.family == AF_INET)
-			return fail(c, n, "an IPv6 cidr with family inet");
+			return policy_fail(c, n, "an IPv6 cidr with family inet");
 		r->net.family = AF_INET6;
 	} else {
-		return fail(c, n, "'%s' is not an IPv4 or IPv6 address", addr);
+		return policy_fail(c, n, "'%s' is not an IPv4 or IPv6 address", addr);
 	}
 	errno = 0;
 	prefix = strtol(slash + 1, &end, 10);
 	if (errno || end == slash + 1 || *end || prefix < 0 || prefix > max)
-		return fail(c, n, "prefix length must be 0 to %d in '%s'", max, s);
+		return policy_fail(c, n, "prefix length must be 0 to %d in '%s'", max, s);
 	r->net.prefix = (int)prefix;
 	return 0;
 }
@@ -412,14 +412,14 @@ static int parse_ports(struct ctx *c, const yaml_node_t *n, struct policy_rule *
 	if (!s)
 		return -1;
 	if (parse_port(s, &end, &lo))
-		return fail(c, n, "'%s' is not a port (0-65535) or a range lo-hi", s);
+		return policy_fail(c, n, "'%s' is not a port (0-65535) or a range lo-hi", s);
 	hi = lo;
 	if (*end == '-' && parse_port(end + 1, &end, &hi))
-		return fail(c, n, "'%s' is not a port range lo-hi", s);
+		return policy_fail(c, n, "'%s' is not a port range lo-hi", s);
 	if (*end)
-		return fail(c, n, "'%s' is not a port (0-65535) or a range lo-hi", s);
+		return policy_fail(c, n, "'%s' is not a port (0-65535) or a range lo-hi", s);
 	if (hi < lo)
-		return fail(c, n, "port range '%s' ends before it starts", s);
+		return policy_fail(c, n, "port range '%s' ends before it starts", s);
 	r->net.port_min = (uint16_t)lo;
 	r->net.port_max = (uint16_t)hi;
 	return 0;
@@ -444,7 +444,7 @@ static int parse_choice(struct ctx *c, const yaml_node_t *n, const char *what,
 		return -1;
 	i = lookup(s, names, count);
 	if (i < 0)
-		return fail(c, n, "unknown %s '%s'", what, s);
+		return policy_fail(c, n, "unknown %s '%s'", what, s);
 	*out = values ? values[i] : i;
 	return 0;
 }
@@ -539,7 +539,7 @@ static int parse_rule(struct ctx *c, const yaml_node_t *n, struct policy_rule *r
 	r->net.prefix = -1;
 	r->net.port_max = 65535;
 	if (n->type != YAML_MAPPING_NODE)
-		return fail(c, n, "a rule must be a mapping, e.g. '- files: /etc/shadow'");
+		return policy_fail(c, n, "a rule must be a mapping, e.g. '- files: /etc/shadow'");
 
 	/* First pass: the rule's kind, which says what the other keys mean. */
 	for (pair = n->data.mapping.pairs.start; pair < n->data.mapping.pairs.top; pair++) {
@@ -551,18 +551,20 @@ static int parse_rule(struct ctx *c, const yaml_node_t *n, struct policy_rule *r
 			return -1;
 		for (prev = n->data.mapping.pairs.start; prev < pair; prev++)
 			if (!strcmp(k, (const char *)node_at(c, prev->key)->data.scalar.value))
-				return fail(c, key, "'%s' given twice", k);
+				return policy_fail(c, key, "'%s' given twice", k);
 		i = lookup(k, kind_names, N_KINDS);
 		if (i < 0)
 			continue;
 		if (kind >= 0)
-			return fail(c, key, "a rule has one kind, and this one has %s and %s",
-				    kind_names[kind], k);
+			return policy_fail(c, key,
+					   "a rule has one kind, and this one has %s and %s",
+					   kind_names[kind], k);
 		kind = i;
 		kind_value = node_at(c, pair->value);
 	}
 	if (kind < 0)
-		return fail(c, n, "a rule needs a kind: files, exec, network, ptrace, mount, module_load, signal or capability");
+		return policy_fail(c, n,
+				   "a rule needs a kind: files, exec, network, ptrace, mount, module_load, signal or capability");
 	r->kind = (enum rule_kind)kind;
 
 	switch (r->kind) {
@@ -597,16 +599,18 @@ static int parse_rule(struct ctx *c, const yaml_node_t *n, struct policy_rule *r
 		rk = rule_key(k);
 		if (rk == KEY_action) {
 			if (kind_is_bare(r->kind))
-				bad = fail(c, key, "%s takes its action as its value: '%s: deny'",
-					   kind_names[kind], kind_names[kind]);
+				bad = policy_fail(c, key,
+						  "%s takes its action as its value: '%s: deny'",
+						  kind_names[kind], kind_names[kind]);
 			else if (action)
-				bad = fail(c, key, "action given twice");
+				bad = policy_fail(c, key, "action given twice");
 			else
 				action = value;
 			continue;
 		}
 		if (!key_allowed(r->kind, r->net.op, rk)) {
-			bad = fail(c, key, "unknown key '%s' in a %s rule", k, kind_names[kind]);
+			bad = policy_fail(c, key, "unknown key '%s' in a %s rule", k,
+					  kind_names[kind]);
 			continue;
 		}
 		switch (rk) {
@@ -645,14 +649,15 @@ static int parse_rule(struct ctx *c, const yaml_node_t *n, struct policy_rule *r
 	if (cidr && parse_cidr(c, cidr, r))
 		bad = -1;
 	if (!action && !bad)
-		bad = fail(c, n, "the %s rule needs 'action: allow' or 'action: deny'",
-			   kind_names[kind]);
+		bad = policy_fail(c, n, "the %s rule needs 'action: allow' or 'action: deny'",
+				  kind_names[kind]);
 	else if (action && parse_action(c, action, &r->deny))
 		bad = -1;
 	if (bad)
 		return -1;	/* every error in the rule said */
 	if (r->kind == RULE_FILES && !r->file.access)
-		return fail(c, n, "the files rule needs 'access:' (read, write, exec, create, unlink)");
+		return policy_fail(c, n,
+				   "the files rule needs 'access:' (read, write, exec, create, unlink)");
 	if ((r->kind == RULE_FILES || r->kind == RULE_EXEC) && check_path_rule(c, kind_value, r))
 		return -1;
 	return 0;
@@ -674,18 +679,18 @@ static int parse_rules(struct ctx *c, const yaml_node_t *n, struct policy *p)
 	bool *ok;
 
 	if (n->type != YAML_SEQUENCE_NODE)
-		return fail(c, n, "rules must be a list ('- files: ...')");
+		return policy_fail(c, n, "rules must be a list ('- files: ...')");
 	count = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
 	if (!count)
-		return fail(c, n, "rules is empty");
+		return policy_fail(c, n, "rules is empty");
 	if (count > LAB_MAX_RULES)
-		return fail(c, n, "%zu rules, more than %d", count, LAB_MAX_RULES);
+		return policy_fail(c, n, "%zu rules, more than %d", count, LAB_MAX_RULES);
 	p->rules = calloc(count, sizeof(*p->rules));
 	if (!p->rules)
-		return fail(c, n, "out of memory");
+		return policy_fail(c, n, "out of memory");
 	ok = calloc(count, sizeof(*ok));
 	if (!ok)
-		return fail(c, n, "out of memory");
+		return policy_fail(c, n, "out of memory");
 	/* a rule in error is said and skipped: the next ones are checked too */
 	for (it = n->data.sequence.items.start, i = 0; i < count; it++, i++) {
 		if (parse_rule(c, node_at(c, *it), &p->rules[i]))
@@ -693,8 +698,8 @@ static int parse_rules(struct ctx *c, const yaml_node_t *n, struct policy *p)
 		ok[i] = true;
 		for (j = 0; j < i && ok[i]; j++)
 			if (ok[j] && same_rule(&p->rules[i], &p->rules[j])) {
-				fail(c, node_at(c, *it), "the same rule as line %u",
-				     p->rules[j].line);
+				policy_fail(c, node_at(c, *it), "the same rule as line %u",
+					    p->rules[j].line);
 				ok[i] = false;
 			}
 	}
@@ -711,10 +716,12 @@ static int parse_name(struct ctx *c, const yaml_node_t *value, struct policy *p)
 	if (!s)
 		return -1;
 	if (!*s || strlen(s) >= POLICY_NAME_MAX)
-		return fail(c, value, "name must be 1 to %d characters", POLICY_NAME_MAX - 1);
+		return policy_fail(c, value, "name must be 1 to %d characters",
+				   POLICY_NAME_MAX - 1);
 	for (i = 0; s[i]; i++)
 		if (!isalnum((unsigned char)s[i]) && !strchr("._-", s[i]))
-			return fail(c, value, "name may only hold letters, digits, '.', '_' and '-'");
+			return policy_fail(c, value,
+					   "name may only hold letters, digits, '.', '_' and '-'");
 	snprintf(p->name, sizeof(p->name), "%s", s);
 	return 0;
 }
@@ -732,9 +739,10 @@ static int parse_top(struct ctx *c, struct policy *p)
 
 	root = yaml_document_get_root_node(c->doc);
 	if (!root)
-		return fail(c, NULL, "empty policy: it needs 'name:' and 'rules:'");
+		return policy_fail(c, NULL, "empty policy: it needs 'name:' and 'rules:'");
 	if (root->type != YAML_MAPPING_NODE)
-		return fail(c, root, "a policy is a mapping with name, mode, default and rules");
+		return policy_fail(c, root,
+				   "a policy is a mapping with name, mode, default and rules");
 	/* a key in error is said and skipped: the next ones are checked too */
 	for (pair = root->data.mapping.pairs.start; pair < root->data.mapping.pairs.top; pair++) {
 		key = node_at(c, pair->key);
@@ -743,11 +751,11 @@ static int parse_top(struct ctx *c, struct policy *p)
 			continue;
 		i = lookup(s, top_keys, NR_TOP_KEYS);
 		if (i < 0) {
-			fail(c, key, "unknown key '%s' (%s)", s, top_keys_text);
+			policy_fail(c, key, "unknown key '%s' (%s)", s, top_keys_text);
 			continue;
 		}
 		if (seen[i]) {
-			fail(c, key, "'%s' given twice", s);
+			policy_fail(c, key, "'%s' given twice", s);
 			continue;
 		}
 		seen[i] = key;
@@ -778,9 +786,9 @@ static int parse_top(struct ctx *c, struct policy *p)
 		}
 	}
 	if (!seen[KEY_name])
-		fail(c, root, "the policy needs a 'name:'");
+		policy_fail(c, root, "the policy needs a 'name:'");
 	if (!seen[KEY_rules])
-		fail(c, root, "the policy needs 'rules:'");
+		policy_fail(c, root, "the policy needs 'rules:'");
 	return c->errors ? -1 : 0;
 }
 
@@ -835,7 +843,7 @@ static int check_stream(struct ctx *c, const char *buf, size_t len)
 	bool done = false;
 
 	if (!yaml_parser_initialize(&parser))
-		return fail(c, NULL, "out of memory");
+		return policy_fail(c, NULL, "out of memory");
 	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
 	while (!done) {
 		if (!yaml_parser_parse(&parser, &ev)) {

@@ -231,22 +231,25 @@ static const char *blocker(const struct probe *p)
 	return "?";
 }
 
+/* The names of @bits' hooks: space-separated text, or with @w a JSON array. */
 static void names_of(unsigned long long bits, const char *(*name)(unsigned int), unsigned int n,
-		     bool json)
+		     json_writer_t *w)
 {
 	unsigned int h, first = 1;
 
+	if (w)
+		jsonw_start_array(w);
 	for (h = 0; h < n; h++) {
 		if (!(bits & (1ull << h)))
 			continue;
-		if (json) {
-			printf("%s", first ? "" : ",");
-			json_string(stdout, name(h));
-		} else {
+		if (w)
+			jsonw_string(w, name(h));
+		else
 			printf("%s%s", first ? "" : " ", name(h));
-		}
 		first = 0;
 	}
+	if (w)
+		jsonw_end_array(w);
 }
 
 static void print_text(const struct probe *p)
@@ -288,7 +291,7 @@ static void print_text(const struct probe *p)
 		printf("  the engine's %d LSM hooks are all in the kernel\n", LAB_NR_HOOKS);
 	else {
 		printf("  the engine's LSM hooks: %d of %d in the kernel, NOT: ", hooks, LAB_NR_HOOKS);
-		names_of(p->missing_hooks, hook_name, LAB_NR_HOOKS, false);
+		names_of(p->missing_hooks, hook_name, LAB_NR_HOOKS, NULL);
 		printf("\n");
 	}
 	if (p->self_protection)
@@ -296,7 +299,7 @@ static void print_text(const struct probe *p)
 		       LAB_NR_GUARD_HOOKS);
 	else if (p->can_global) {
 		printf("  self-protection is NOT complete: the kernel lacks ");
-		names_of(p->missing_guard, guard_hook_name, LAB_NR_GUARD_HOOKS, false);
+		names_of(p->missing_guard, guard_hook_name, LAB_NR_GUARD_HOOKS, NULL);
 		printf("\n");
 	} else {
 		printf("  self-protection cannot run: %s\n", blocker(p));
@@ -319,53 +322,72 @@ static void print_text(const struct probe *p)
 		printf("  global backend can NOT run: %s\n", blocker(p));
 }
 
-static void print_json(const struct probe *p)
+static void print_json(const struct probe *p, json_writer_t *w)
 {
-	printf("{\"kernel\":{\"release\":");
-	json_string(stdout, p->uts.release);
-	printf(",\"version\":");
-	json_string(stdout, p->uts.version);
-	printf("},\"btf\":%s,\"bpf_lsm\":{\"built\":%s,\"active\":%s,\"lsms\":",
-	       p->btf ? "true" : "false", p->bpf_lsm_built ? "true" : "false",
-	       !p->lsms_known ? "null" : p->bpf_lsm_active ? "true" : "false");
-	if (p->lsms_known)
-		json_string(stdout, p->lsms);
-	else
-		printf("null");
-	printf(",\"enable_with\":");
+	jsonw_start_object(w);
+	jsonw_name(w, "kernel");
+	jsonw_start_object(w);
+	jsonw_string_field(w, "release", p->uts.release);
+	jsonw_string_field(w, "version", p->uts.version);
+	jsonw_end_object(w);
+	jsonw_bool_field(w, "btf", p->btf);
+	jsonw_name(w, "bpf_lsm");
+	jsonw_start_object(w);
+	jsonw_bool_field(w, "built", p->bpf_lsm_built);
+	if (p->lsms_known) {
+		jsonw_bool_field(w, "active", p->bpf_lsm_active);
+		jsonw_string_field(w, "lsms", p->lsms);
+	} else {
+		jsonw_null_field(w, "active");
+		jsonw_null_field(w, "lsms");
+	}
 	if (p->bpf_lsm_built && !p->bpf_lsm_active && p->lsms_known)
-		json_string(stdout, p->enable_with);
+		jsonw_string_field(w, "enable_with", p->enable_with);
 	else
-		printf("null");
-	printf("},\"cgroup2\":%s,\"bpffs\":%s,\"bpf_syscall\":", p->cgroup2 ? "true" : "false",
-	       p->bpffs ? "true" : "false");
-	if (p->bpf_errno)
-		json_string(stdout, strerror(p->bpf_errno));
-	else
-		printf("\"ok\"");
-	printf(",\"lsm_cgroup\":{\"supported\":%s,\"hook_slots\":%d,\"slots_taken\":",
-	       p->slots ? "true" : "false", p->slots);
+		jsonw_null_field(w, "enable_with");
+	jsonw_end_object(w);
+	jsonw_bool_field(w, "cgroup2", p->cgroup2);
+	jsonw_bool_field(w, "bpffs", p->bpffs);
+	jsonw_string_field(w, "bpf_syscall", p->bpf_errno ? strerror(p->bpf_errno) : "ok");
+	jsonw_name(w, "lsm_cgroup");
+	jsonw_start_object(w);
+	jsonw_bool_field(w, "supported", p->slots);
+	jsonw_int_field(w, "hook_slots", p->slots);
 	if (p->slots_taken < 0)
-		printf("null");
+		jsonw_null_field(w, "slots_taken");
 	else
-		printf("%d", p->slots_taken);
-	printf("},\"engine_hooks\":{\"total\":%d,\"missing\":[", LAB_NR_HOOKS);
-	names_of(p->missing_hooks, hook_name, LAB_NR_HOOKS, true);
-	printf("]},\"self_protection\":{\"complete\":%s,\"hooks\":%d,\"missing\":[",
-	       p->self_protection ? "true" : "false", LAB_NR_GUARD_HOOKS);
-	names_of(p->missing_guard, guard_hook_name, LAB_NR_GUARD_HOOKS, true);
-	printf("]},\"backends\":{\"cgroup\":%s,\"global\":%s},\"status\":%d}\n",
-	       p->can_cgroup ? "true" : "false", p->can_global ? "true" : "false", p->status);
+		jsonw_int_field(w, "slots_taken", p->slots_taken);
+	jsonw_end_object(w);
+	jsonw_name(w, "engine_hooks");
+	jsonw_start_object(w);
+	jsonw_int_field(w, "total", LAB_NR_HOOKS);
+	jsonw_name(w, "missing");
+	names_of(p->missing_hooks, hook_name, LAB_NR_HOOKS, w);
+	jsonw_end_object(w);
+	jsonw_name(w, "self_protection");
+	jsonw_start_object(w);
+	jsonw_bool_field(w, "complete", p->self_protection);
+	jsonw_int_field(w, "hooks", LAB_NR_GUARD_HOOKS);
+	jsonw_name(w, "missing");
+	names_of(p->missing_guard, guard_hook_name, LAB_NR_GUARD_HOOKS, w);
+	jsonw_end_object(w);
+	jsonw_name(w, "backends");
+	jsonw_start_object(w);
+	jsonw_bool_field(w, "cgroup", p->can_cgroup);
+	jsonw_bool_field(w, "global", p->can_global);
+	jsonw_end_object(w);
+	jsonw_int_field(w, "status", p->status);
+	jsonw_end_object(w);
 }
 
-int probe_report(bool json)
+int probe_report(json_writer_t *w)
 {
 	struct probe p;
 
 	libbpf_set_print(NULL);	/* a missing BTF is reported, not logged */
 	probe_kernel(&p);
-	if (json)
-		print_json(&p);
+	if (w)
+		print_json(&p, w);
 	else
 		print_text(&p);
 	return p.status;
@@ -373,6 +395,7 @@ int probe_report(bool json)
 
 void probe_slot_budget(__u64 hooks, struct slot_budget *b)
 {
+	libbpf_print_fn_t print;
 	__u32 taken[LAB_MAX_CGROUP_SLOTS];
 	struct btf *btf;
 	unsigned int h;
@@ -382,8 +405,9 @@ void probe_slot_budget(__u64 hooks, struct slot_budget *b)
 	memset(b, 0, sizeof(*b));
 	b->needed = __builtin_popcountll(hooks);
 	b->taken = slots_taken(taken);
-	libbpf_set_print(NULL);	/* a missing BTF is said as no slots */
+	print = libbpf_set_print(NULL);	/* a missing BTF is said as no slots */
 	btf = btf__load_vmlinux_btf();
+	libbpf_set_print(print);
 	if (!btf)
 		return;
 	b->slots = btf_cgroup_slots(btf);

@@ -8,9 +8,10 @@
 #include <stddef.h>
 
 #include "errors.h"	/* EXIT_NO_BPF_LSM: probe when neither backend can run, apply and run without BPF LSM */
+#include "json_writer.h"
 
-/* Print what the running kernel offers (text, or one JSON object); its exit status. */
-int probe_report(bool json);
+/* Print what the running kernel offers (text, or with @w one JSON object); its exit status. */
+int probe_report(json_writer_t *w);
 /*
  * 0 when BPF LSM is active in the running kernel, or securityfs cannot
  * say; else -ENOPKG, why and the lsm= line that would make it so in

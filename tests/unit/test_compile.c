@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include "../../loader/compile.h"
+#include "../../loader/devices.h"
 
 #define BIT(n) (1ull << (n))
 
@@ -45,9 +46,6 @@
 #define HOOKS_READ_DENY (BIT(LAB_HOOK_FILE_OPEN) | BIT(LAB_HOOK_BPRM_CHECK) | \
 			 BIT(LAB_HOOK_PTRACE_ACCESS))
 
-/* compile.c's path resolution, which compile.h does not export */
-int mountinfo_dev(FILE *mountinfo, __u64 mnt_id, __u32 *dev);
-int path_kernel_dev(const char *path, struct stat *st, __u32 *dev);
 
 static struct policy p;
 static struct compiled c;

@@ -86,32 +86,34 @@ static void test_compact_nesting(void **state)
 		"\"lsm_cgroup\":{\"hook_slots\":10,\"empty\":{}}}\n");
 }
 
-/* Pretty: bpftool -p's layout, the same as json_pretty() of the compact text. */
-static void test_pretty_is_json_pretty(void **state)
+/*
+ * Pretty (lsmctl -p): bpftool -p's layout, four spaces a level, ": "
+ * after a name, an empty object or array on its line.
+ */
+static void test_pretty_layout(void **state)
 {
-	json_writer_t *w = open_writer(false);
-	char *compact, *want;
-	size_t want_len;
-	FILE *g;
+	json_writer_t *w = open_writer(true);
 
 	(void)state;
 	write_sample(w);
-	compact = strdup(close_writer(&w));
-	assert_non_null(compact);
-	free(buf);
-	buf = NULL;
-	g = open_memstream(&want, &want_len);
-	assert_non_null(g);
-	json_pretty(g, compact, strlen(compact) - 1);
-	fclose(g);
-
-	w = open_writer(true);
-	write_sample(w);
-	assert_string_equal(close_writer(&w), want);
-	assert_non_null(strstr(want, "\n    \"hooks\": [\n        \"file_open\",\n"));
-	assert_non_null(strstr(want, "\"warnings\": [],"));
-	free(compact);
-	free(want);
+	assert_string_equal(close_writer(&w),
+		"{\n"
+		"    \"policy\": \"confine-shell\",\n"
+		"    \"rules\": 3,\n"
+		"    \"delta\": -7,\n"
+		"    \"fits\": true,\n"
+		"    \"slots_taken\": null,\n"
+		"    \"ratio\": 0.50,\n"
+		"    \"hooks\": [\n"
+		"        \"file_open\",\n"
+		"        \"ptrace_traceme\"\n"
+		"    ],\n"
+		"    \"warnings\": [],\n"
+		"    \"lsm_cgroup\": {\n"
+		"        \"hook_slots\": 10,\n"
+		"        \"empty\": {}\n"
+		"    }\n"
+		"}\n");
 }
 
 static void test_string_escaping(void **state)
@@ -153,14 +155,47 @@ static void test_empty_top_level(void **state)
 	assert_string_equal(close_writer(&w), "{}\n");
 }
 
+/* Top-level values one after another: one a line, no comma between them (events -j). */
+static void test_values_one_a_line(void **state)
+{
+	json_writer_t *w = open_writer(false);
+
+	(void)state;
+	jsonw_start_object(w);
+	jsonw_uint_field(w, "lost", 2);
+	jsonw_end_object(w);
+	jsonw_start_array(w);
+	jsonw_end_array(w);
+	jsonw_uint(w, 7);
+	jsonw_start_object(w);
+	jsonw_string_field(w, "verdict", "deny");
+	jsonw_end_object(w);
+	assert_string_equal(close_writer(&w), "{\"lost\":2}\n[]\n7\n{\"verdict\":\"deny\"}\n");
+}
+
+/* A value is out (flushed) as soon as it is complete, before the writer ends. */
+static void test_value_flushed_when_complete(void **state)
+{
+	json_writer_t *w = open_writer(true);
+
+	(void)state;
+	jsonw_start_object(w);
+	jsonw_uint_field(w, "lost", 2);
+	jsonw_end_object(w);
+	assert_string_equal(buf, "{\n    \"lost\": 2\n}\n");
+	assert_string_equal(close_writer(&w), "{\n    \"lost\": 2\n}\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_compact_nesting, teardown),
-		cmocka_unit_test_teardown(test_pretty_is_json_pretty, teardown),
+		cmocka_unit_test_teardown(test_pretty_layout, teardown),
 		cmocka_unit_test_teardown(test_string_escaping, teardown),
 		cmocka_unit_test_teardown(test_name_escaping, teardown),
 		cmocka_unit_test_teardown(test_empty_top_level, teardown),
+		cmocka_unit_test_teardown(test_values_one_a_line, teardown),
+		cmocka_unit_test_teardown(test_value_flushed_when_complete, teardown),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of lsmctl's JSON strings and times (loader/output.c). */
+/* Unit tests of lsmctl's JSON strings, times and errors (loader/output.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +10,7 @@
 #include <time.h>
 #include <cmocka.h>
 
+#include "errors.h"
 #include "output.h"
 
 /* json_string(@in) as a string (static buffer). */
@@ -55,30 +56,6 @@ static void test_invalid_bytes(void **state)
 	assert_string_equal(json_of("\xf4\x90\x80\x80"), "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");
 }
 
-/* json_pretty(@in) as a string (static buffer). */
-static const char *pretty_of(const char *in)
-{
-	static char buf[1024];
-	FILE *f = fmemopen(buf, sizeof(buf), "w");
-
-	assert_non_null(f);
-	json_pretty(f, in, strlen(in));
-	fclose(f);
-	return buf;
-}
-
-static void test_pretty(void **state)
-{
-	(void)state;
-	assert_string_equal(pretty_of("{\"a\":1,\"b\":[true,null],\"c\":{}}"),
-			    "{\n    \"a\": 1,\n    \"b\": [\n        true,\n        null\n    ],\n"
-			    "    \"c\": {}\n}\n");
-	assert_string_equal(pretty_of("[]"), "[]\n");
-	/* brackets, commas, colons and escaped quotes inside strings are text */
-	assert_string_equal(pretty_of("{\"k,:{\":\"v\\\"]\\\\\"}"),
-			    "{\n    \"k,:{\": \"v\\\"]\\\\\"\n}\n");
-}
-
 static void test_rfc3339(void **state)
 {
 	char buf[64];
@@ -98,14 +75,55 @@ static void test_rfc3339(void **state)
 	assert_string_equal(buf, "1969-12-31T19:00:00.999-05:00");
 }
 
+/* libbpf's message, as libbpf hands it to its print callback. */
+static void libbpf_says(enum libbpf_print_level level, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	lsmctl_libbpf_print(level, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * libbpf's warnings are given with the error they led to, in its object
+ * under -j, and once; its debug lines never.
+ */
+static void test_error_with_libbpf(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	json_wtr = jsonw_new(f);
+	assert_non_null(json_wtr);
+	unsetenv("LSMCTL_DEBUG");
+	assert_int_equal(p_err("nothing from libbpf"), EXIT_FAIL);
+	libbpf_says(LIBBPF_DEBUG, "libbpf: %s\n", "a debug line");
+	libbpf_says(LIBBPF_WARN, "libbpf: prog '%s': failed to load\n", "guard_x");
+	libbpf_says(LIBBPF_WARN, "libbpf: no newline");
+	p_err("%s: %s", "load", "Permission denied");
+	p_err("again");
+	jsonw_destroy(&json_wtr);
+	fclose(f);
+	assert_string_equal(buf,
+		"{\"error\":\"nothing from libbpf\"}\n"
+		"{\"error\":\"load: Permission denied\",\"libbpf\":"
+		"[\"libbpf: prog 'guard_x': failed to load\",\"libbpf: no newline\"]}\n"
+		"{\"error\":\"again\"}\n");
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ascii_and_escapes),
 		cmocka_unit_test(test_utf8_passes_through),
 		cmocka_unit_test(test_invalid_bytes),
-		cmocka_unit_test(test_pretty),
 		cmocka_unit_test(test_rfc3339),
+		cmocka_unit_test(test_error_with_libbpf),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
