@@ -289,6 +289,7 @@ int policy_apply(const char *file, const char *cgroup, const struct apply_opts *
 	struct compiled c;
 	struct policy p;
 	struct stat st;
+	enum backend backend;
 	__u64 cgid;
 	__u32 level, id;
 	int cgfd, rc;
@@ -296,6 +297,13 @@ int policy_apply(const char *file, const char *cgroup, const struct apply_opts *
 	rc = prepare(file, cgroup, o, &p, &c, &cgid, &level, rel, sizeof(rel), err, errlen);
 	if (rc)
 		return rc;
+	/* before the kernel is touched: a forced backend that cannot take it is refused */
+	rc = backend_pick(c.hooks, c.guard_hooks, o->backend_given, o->backend, &backend, why,
+			  sizeof(why));
+	if (rc) {
+		errf(err, errlen, rc, "%s: %s; nothing was changed", file, why);
+		goto out_compiled;
+	}
 	rc = probe_bpf_lsm(err, errlen);
 	if (rc)
 		goto out_compiled;
@@ -323,7 +331,7 @@ int policy_apply(const char *file, const char *cgroup, const struct apply_opts *
 	}
 	c.conf.cgroup_id = cgid;
 	c.conf.cgroup_level = level;
-	fill_meta(&meta, &p, &c, file, rel, o->backend, id);
+	fill_meta(&meta, &p, &c, file, rel, backend, id);
 	rc = install(file, &c, &meta, cgfd, err, errlen);
 	if (!rc) {
 		snprintf(out->name, sizeof(out->name), "%s", p.name);
@@ -331,6 +339,8 @@ int policy_apply(const char *file, const char *cgroup, const struct apply_opts *
 		out->audit = p.audit;
 		out->n_rules = c.n_rules;
 		out->hooks = c.hooks;
+		out->refusal_hooks = c.guard_hooks;
+		out->backend = backend;
 		policy_warnings(&p, out->warnings, sizeof(out->warnings));
 	}
 out_store:
@@ -398,6 +408,8 @@ int policy_diff(const char *file, const char *cgroup, const struct apply_opts *o
 	rc = prepare(file, cgroup, o, &p, &d->c, &cgid, &level, rel, sizeof(rel), err, errlen);
 	if (rc)
 		return rc;
+	d->backend_rc = backend_pick(d->c.hooks, d->c.guard_hooks, o->backend_given, o->backend,
+				     &d->backend, d->backend_why, sizeof(d->backend_why));
 	snprintf(d->name, sizeof(d->name), "%s", p.name);
 	snprintf(d->cgroup, sizeof(d->cgroup), "%s", rel);
 	d->audit = p.audit;

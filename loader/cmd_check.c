@@ -10,15 +10,17 @@
 
 
 static const char help_check[] =
-	"usage: lsmctl check FILE [-j]\n"
+	"usage: lsmctl check FILE [--backend cgroup|global] [-j]\n"
 	"Parse and compile the policy in FILE as apply would, loading nothing:\n"
 	"every error, FILE:LINE:COL each; a warning for each path that does not\n"
 	"exist (apply would refuse it); a warning for self-protection off, audit\n"
 	"mode and each class of access no rule closes; the hooks the policy\n"
-	"needs, and whether they fit in the running kernel's lsm_cgroup hook\n"
-	"slots (the cgroup backend's limit, shared by every lsm_cgroup program).\n"
+	"needs (its own, and the refusal hooks its rules by path add), whether\n"
+	"they fit in the running kernel's lsm_cgroup hook slots (the cgroup\n"
+	"backend's limit, shared by every lsm_cgroup program), and the backend\n"
+	"apply and run would choose by that (or --backend's).\n"
 	"Exit status 0 when the policy is valid, warnings or not; 1 when it is\n"
-	"not.\n";
+	"not, or when apply would refuse the --backend given.\n";
 
 #define CHECK_MSG_MAX 16384	/* every error or warning of a file, one a line */
 
@@ -37,7 +39,7 @@ static int check_failed(const char *errors)
 	return EXIT_FAIL;
 }
 
-static void print_budget(const struct slot_budget *b)
+static void print_budget(const struct slot_budget *b, enum backend backend, const char *why)
 {
 	if (json) {
 		printf(",\"lsm_cgroup\":{\"hook_slots\":%d,\"slots_taken\":", b->slots);
@@ -47,6 +49,8 @@ static void print_budget(const struct slot_budget *b)
 			printf("%d", b->taken);
 		printf(",\"slots_needed\":%d,\"slots_held\":%d,\"fits\":%s}", b->needed, b->held,
 		       b->slots && b->fits ? "true" : "false");
+		printf(",\"backend\":\"%s\",\"backend_why\":", backend_ops(backend)->name);
+		json_string(stdout, why);
 		return;
 	}
 	if (!b->slots)
@@ -59,8 +63,9 @@ static void print_budget(const struct slot_budget *b)
 	else
 		printf("cgroup backend: %d hook slot(s), %d of them held already; this kernel has "
 		       "%d, %d taken: %s\n", b->needed, b->held, b->slots, b->taken,
-		       b->fits ? "fits" : "does NOT fit: apply --backend global");
+		       b->fits ? "fits" : "does NOT fit");
 	printf("global backend: no hook slot limit\n");
+	printf("backend: %s\n", why);
 }
 
 /* After the compiler's warnings in @buf, @p's: "FILE: warning: ..." each. */
@@ -81,11 +86,13 @@ int cmd_check(int argc, char **argv)
 {
 	size_t i, counts[RULE_CAPABILITY + 1] = { 0 };
 	char *err, *warnings;
+	char why[512];
 	struct slot_budget budget;
+	enum backend backend;
 	struct compiled c;
 	struct policy p;
 	struct opts o;
-	int rc = parse_opts(argc, argv, help_check, "j", &o);
+	int rc = parse_opts(argc, argv, help_check, "jb", &o);
 
 	if (rc)
 		return rc;
@@ -107,7 +114,15 @@ int cmd_check(int argc, char **argv)
 	for (i = 0; i < p.n_rules; i++)
 		counts[p.rules[i].kind]++;
 	add_policy_warnings(o.args[0], &p, warnings, CHECK_MSG_MAX);
-	probe_slot_budget(c.hooks, &budget);
+	/* the slots as apply counts them: its own hooks and its refusal hooks */
+	probe_slot_budget(c.hooks | c.guard_hooks, &budget);
+	if (backend_pick(c.hooks, c.guard_hooks, o.backend_given, o.backend, &backend, why,
+			 sizeof(why))) {
+		rc = fail("%s: %s", o.args[0], why);
+		compiled_free(&c);
+		policy_free(&p);
+		goto out;
+	}
 	if (json) {
 		printf("{\"file\":");
 		json_string(stdout, o.args[0]);
@@ -121,9 +136,11 @@ int cmd_check(int argc, char **argv)
 				       rule_kind_name((enum rule_kind)i), counts[i]);
 		printf("},\"hooks\":");
 		print_hooks("", c.hooks);
+		printf(",\"refusal_hooks\":");
+		print_hooks("", c.guard_hooks);
 		printf(",\"warnings\":");
 		print_lines(warnings);
-		print_budget(&budget);
+		print_budget(&budget, backend, why);
 		printf("}\n");
 	} else {
 		printf("%s: policy '%s', %s, default %s, %zu rule(s):", o.args[0], p.name,
@@ -137,7 +154,11 @@ int cmd_check(int argc, char **argv)
 		print_lines(warnings);
 		printf("hooks: %d:", __builtin_popcountll(c.hooks));
 		print_hooks("", c.hooks);
-		print_budget(&budget);
+		if (c.guard_hooks) {
+			printf("refusal hooks: %d:", __builtin_popcountll(c.guard_hooks));
+			print_hooks("", c.guard_hooks);
+		}
+		print_budget(&budget, backend, why);
 	}
 	rc = 0;
 	compiled_free(&c);

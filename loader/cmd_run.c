@@ -43,7 +43,8 @@ int cmd_run(int argc, char **argv)
 	snprintf(cg, sizeof(cg), "%s/lsmctl-run-%d", parent, getpid());
 	if (mkdir(cg, 0755))
 		return fail("mkdir %s: %s", cg, strerror(errno));
-	ao = (struct apply_opts){ .backend = o.backend, .audit = o.audit };
+	ao = (struct apply_opts){ .backend = o.backend, .backend_given = o.backend_given,
+				  .audit = o.audit };
 	rc = apply_policy(o.args[0], cg, &ao);
 	if (rc) {
 		rmdir(cg);
