@@ -285,6 +285,7 @@ int policy_apply(const char *file, const char *cgroup, const struct apply_opts *
 		 struct applied *out, char *err, size_t errlen)
 {
 	char why[WHY_MAX], rel[META_PATH_MAX];
+	const char *shown = o->origin ? o->origin : file;
 	struct lab_meta meta;
 	struct compiled c;
 	struct policy p;
@@ -301,7 +302,7 @@ int policy_apply(const char *file, const char *cgroup, const struct apply_opts *
 	rc = backend_pick(c.hooks, c.guard_hooks, o->backend_given, o->backend, &backend, why,
 			  sizeof(why));
 	if (rc) {
-		errf(err, errlen, rc, "%s: %s; nothing was changed", file, why);
+		errf(err, errlen, rc, "%s: %s; nothing was changed", shown, why);
 		goto out_compiled;
 	}
 	rc = probe_bpf_lsm(err, errlen);
@@ -331,8 +332,8 @@ int policy_apply(const char *file, const char *cgroup, const struct apply_opts *
 	}
 	c.conf.cgroup_id = cgid;
 	c.conf.cgroup_level = level;
-	fill_meta(&meta, &p, &c, file, rel, backend, id);
-	rc = install(file, &c, &meta, cgfd, err, errlen);
+	fill_meta(&meta, &p, &c, shown, rel, backend, id);
+	rc = install(shown, &c, &meta, cgfd, err, errlen);
 	if (!rc) {
 		snprintf(out->name, sizeof(out->name), "%s", p.name);
 		snprintf(out->cgroup, sizeof(out->cgroup), "%s", rel);

@@ -40,6 +40,8 @@ struct apply_opts {
 	bool backend_given;	/* --backend: @backend, else backend_pick()'s choice */
 	size_t filler;		/* file rules that match nothing, for benchmarks */
 	int audit;		/* -1: the file's mode; 0: enforce; 1: audit */
+	/* what messages, list and show call the file (NULL: its path): not a temporary one */
+	const char *origin;
 };
 
 /*

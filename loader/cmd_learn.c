@@ -24,9 +24,12 @@ static const char help_learn[] =
 	"denied when unused. Files are named by inode after the run: one gone with its\n"
 	"folder is a comment, not a rule. The backend is chosen as apply chooses it:\n"
 	"the learning policy needs every one of the engine's hooks, more than stock\n"
-	"6.1's lsm_cgroup slots, so global there. --timeout S: end CMD after S seconds. Exits 0 when the\n"
-	"draft is written, whatever CMD's status (said on stderr, and in the draft);\n"
-	"1 when it is not; 4 when BPF LSM is not active.\n";
+	"6.1's lsm_cgroup slots, so global there. --timeout S: end CMD after S\n"
+	"seconds. Exits 0 when the draft is written, whatever CMD's status (said\n"
+	"on stderr, and in the draft); 5 when nothing was learnt: CMD did not\n"
+	"start (no such program), or no access was seen (an idle cgroup), and no\n"
+	"draft is written; 1 when it fails otherwise; 4 when BPF LSM is not\n"
+	"active. --cgroup warns when the cgroup has no task as learning starts.\n";
 
 int cmd_learn(int argc, char **argv)
 {
@@ -60,7 +63,8 @@ int cmd_learn(int argc, char **argv)
 		if (o.output)
 			unlink(o.output);
 		fail("%s", err);
-		return rc == -ENOPKG ? EXIT_NO_BPF_LSM : EXIT_FAIL;
+		return rc == -ENOPKG ? EXIT_NO_BPF_LSM :
+		       rc == -ENODATA ? EXIT_NOTHING_LEARNT : EXIT_FAIL;
 	}
 	if (json) {
 		printf("{\"learned\":");

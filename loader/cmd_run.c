@@ -53,6 +53,8 @@ int cmd_run(int argc, char **argv)
 	pid = cgroup_spawn(cmd, cg, "run", why, sizeof(why));
 	if (pid < 0) {
 		rc = fail("%s", why);
+		if (pid == CGROUP_SPAWN_NOEXEC)
+			rc = 127;	/* as a shell says a command it could not run */
 	} else {
 		signal(SIGINT, SIG_IGN);	/* CMD gets them; we wait for it */
 		signal(SIGQUIT, SIG_IGN);
