@@ -136,6 +136,14 @@ expect "probe --help gives its exit statuses" 0 "3 only the global backend" -- p
 expect "probe takes no operands" 2 "probe takes no operands" -- probe x
 expect "probe has -j only" 2 "unknown or misplaced option '-x'" -- probe -x
 
+# make lsmctl asks for lsmctl's packages only, not the lab's (QEMU, ...)
+if make -s -n -B lsmctl 2>&1 | grep -q '^scripts/deps.sh lsmctl$' &&
+	! make -s -n -B lsmctl 2>&1 | grep -q '^scripts/deps.sh$'; then
+	echo "ok - make lsmctl: lsmctl's packages (scripts/deps.sh lsmctl), not the lab's"
+else
+	echo "not ok - make lsmctl: lsmctl's packages (scripts/deps.sh lsmctl), not the lab's"
+fi
+
 # make install and uninstall, into a DESTDIR (nothing is run from there)
 dest=$out/destdir
 rm -rf "$dest"
