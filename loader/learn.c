@@ -84,6 +84,7 @@ struct learning {
 	bool oom;
 	struct wanted *wanted;
 	size_t n_wanted;
+	__u32 child;		/* the command's pid, once started */
 };
 
 static struct learning *walking;	/* nftw() has no argument for its callback */
@@ -103,6 +104,13 @@ static int on_event(void *data, void *raw, size_t size)
 	struct lab_event *grown;
 
 	if (size < sizeof(*e) || e->policy_cgroup_id != l->cgroup_id)
+		return 0;
+	/*
+	 * lsmctl's own steps in the child before the exec (entering the
+	 * cgroup, reading /proc/self/cgroup), still under lsmctl's name:
+	 * not the command's (its name is the command's from the exec on).
+	 */
+	if (l->child && e->pid == l->child && !strncmp(e->comm, "lsmctl", LAB_COMM_LEN))
 		return 0;
 	if (l->n_events == l->cap) {
 		grown = realloc(l->events, (l->cap ? l->cap * 2 : 256) * sizeof(*grown));
@@ -414,7 +422,7 @@ static int write_seed(char *dir, size_t dirlen, char *file, size_t filelen, char
 
 /* Run @cmd in the cgroup folder @cg and wait for it, reading events the while. */
 static int run_command(char **cmd, const char *cg, long timeout, struct ring_buffer *rb,
-		       int *status, char *err, size_t errlen)
+		       struct learning *l, int *status, char *err, size_t errlen)
 {
 	struct timespec start, now;
 	pid_t pid;
@@ -430,6 +438,7 @@ static int run_command(char **cmd, const char *cg, long timeout, struct ring_buf
 	}
 	if (pid < 0)
 		return -EPERM;
+	l->child = (__u32)pid;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (;;) {
 		rc = waitpid(pid, status, WNOHANG);
@@ -609,7 +618,7 @@ int learn(const struct learn_opts *o, FILE *f, struct learned *out, char *err, s
 	signal(SIGINT, on_interrupt);
 	signal(SIGTERM, on_interrupt);
 	if (o->cmd) {
-		rc = run_command(o->cmd, cg, o->timeout, rb, &out->status, err, errlen);
+		rc = run_command(o->cmd, cg, o->timeout, rb, &l, &out->status, err, errlen);
 		if (rc)
 			goto out;
 		if (cgroup_kill(cg)) {

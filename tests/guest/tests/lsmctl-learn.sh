@@ -47,6 +47,7 @@ session() { # session CMD...: run it, printed as a console session would show it
 listen
 session $L learn -o $w/draft.yaml --backend $backend -- $w/work.sh
 rc=$?
+cp $w/session.out $w/learn.out
 [ $rc -eq 0 ] && [ -s $w/draft.yaml ] && ok "learn wrote a draft" || not_ok "learn wrote a draft" "status $rc"
 grep -q "^lsmctl learn: $w/work.sh exited 0;" $w/session.out &&
 	ok "learn: the script ran to the end under the learning policy" ||
@@ -75,7 +76,7 @@ grep -q "by .*lsmctl" $w/draft.yaml &&
 	ok "the draft credits nothing to lsmctl (the script's exec is the script's)"
 grep -q "?" $w/draft.yaml && not_ok "no '?' in the draft" "$(grep "?" $w/draft.yaml)" ||
 	ok "no '?' in the draft"
-rules=$(sed -n 's/^lsmctl learn: .* \([0-9]*\) rule(s) in .*/\1/p' $w/session.out)
+rules=$(sed -n 's/^lsmctl learn: .*; \([0-9][0-9]*\) rule(s) in .*/\1/p' $w/learn.out)
 session $L check $w/draft.yaml
 rc=$?
 [ $rc -eq 0 ] && ok "lsmctl check: the draft is valid" || not_ok "lsmctl check: the draft is valid" "status $rc"

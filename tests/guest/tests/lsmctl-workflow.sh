@@ -109,8 +109,10 @@ out=$(in_cg $cg "$L apply --dry-run /tmp/wf-b.yaml --cgroup $cg --backend $backe
 rc=$?
 echo "$out" | sed 's/^/# inside: /'
 [ $rc -eq 0 ] && echo "$out" | grep -q "^dry run: nothing was changed" &&
-	ok "inside: apply --dry-run is allowed, and says what would change" ||
-	not_ok "inside: apply --dry-run is allowed, and says what would change" "status $rc"
+	echo "$out" | grep -q "warning: apply would be refused: self-protection on" &&
+	ok "inside: apply --dry-run is allowed, says what would change and that apply would be refused" ||
+	not_ok "inside: apply --dry-run is allowed, says what would change and that apply would be refused" \
+		"status $rc"
 out=$(in_cg $cg "$L detach --cgroup $cg" 2>&1)
 rc=$?
 echo "$out" | sed 's/^/# inside: /'
