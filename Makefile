@@ -78,7 +78,7 @@ TEST_PROGS := $(addprefix $(BUILD)/guest/test_progs/,test_progs expected-skips \
 
 vpath %.bpf.c $(sort $(dir $(BPF_SRCS)))
 
-.PHONY: all help deps kernels bpf guest initramfs loader lsmctl install uninstall fuzz fuzz-draft check \
+.PHONY: all help deps deps-lsmctl kernels bpf guest initramfs loader lsmctl install uninstall fuzz fuzz-draft check \
 	host-test check-debug check-load checkpatch bench bench-quick \
 	demo vm clean distclean FORCE
 .DELETE_ON_ERROR:
@@ -94,6 +94,11 @@ deps: $(BUILD)/.deps
 $(BUILD)/.deps: scripts/deps.sh
 	@scripts/deps.sh
 	@mkdir -p $(BUILD) && touch $@
+# what lsmctl alone needs (make lsmctl): no QEMU, AppArmor tools, gnuplot
+deps-lsmctl: $(BUILD)/.deps-lsmctl
+$(BUILD)/.deps-lsmctl: scripts/deps.sh
+	@scripts/deps.sh lsmctl
+	@mkdir -p $(BUILD) && touch $@
 
 ## kernels       build the kernel variants in VARIANTS (default: stock lsm debian)
 kernels: $(foreach v,$(VARIANTS),$(KBUILD)/$(v)/bzImage)
@@ -105,7 +110,7 @@ $(KBUILD)/%/bzImage $(KBUILD)/%/vmlinux: FORCE | deps
 	@kernel/build.sh $*
 # Debian 12's own kernel: fetched and unpacked (kernel/debian.sh), never
 # built; its modules.cpio follows the initramfs in its boots.
-$(KBUILD)/debian/bzImage $(KBUILD)/debian/vmlinux $(KBUILD)/debian/modules.cpio &: FORCE | deps
+$(KBUILD)/debian/bzImage $(KBUILD)/debian/vmlinux $(KBUILD)/debian/modules.cpio &: FORCE | deps-lsmctl
 	@kernel/debian.sh $(KBUILD)/debian
 FORCE:
 

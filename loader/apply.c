@@ -142,7 +142,7 @@ static __u32 next_policy_id(void)
 
 /* Where @c goes, and may go: the checks before anything is pinned. */
 static int check_target(const char *cgroup, const struct compiled *c, __u32 level,
-			const char *rel, char *err, size_t errlen)
+			const char *rel, bool dry, char *err, size_t errlen)
 {
 	char own[PATH_MAX];
 	struct stat st;
@@ -159,7 +159,8 @@ static int check_target(const char *cgroup, const struct compiled *c, __u32 leve
 	/* self-protection would keep lsmctl itself from undoing the policy */
 	if ((c->conf.flags & LAB_SELF_PROTECT) && !cgroup_own(own, sizeof(own)) &&
 	    cgroup_under(own + strlen(CGROUP_ROOT), rel))
-		return errf(err, errlen, -EPERM, "self-protection on %s would confine this lsmctl "
+		/* a dry run changes nothing: it runs, and says apply would be refused */
+		return errf(err, errlen, dry ? 1 : -EPERM, "self-protection on %s would confine this lsmctl "
 			    "too (it runs in %s), which could then not detach it: apply from "
 			    "outside the cgroup, or with self_protection: off", rel, own);
 	if (level >= LAB_MAX_CGROUP_DEPTH)
@@ -250,7 +251,7 @@ static int install(const char *file, const struct compiled *c, const struct lab_
  */
 static int prepare(const char *file, const char *cgroup, const struct apply_opts *o,
 		   struct policy *p, struct compiled *c, __u64 *cgid, __u32 *level, char *rel,
-		   size_t rellen, char *err, size_t errlen)
+		   size_t rellen, bool dry, char *err, size_t errlen)
 {
 	char why[WHY_MAX];
 	int rc;
@@ -272,9 +273,9 @@ static int prepare(const char *file, const char *cgroup, const struct apply_opts
 		errf(err, errlen, rc, "%s", why);
 		goto out;
 	}
-	rc = check_target(cgroup, c, *level, rel, err, errlen);
+	rc = check_target(cgroup, c, *level, rel, dry, err, errlen);
 out:
-	if (rc) {
+	if (rc < 0) {
 		compiled_free(c);
 		policy_free(p);
 	}
@@ -285,17 +286,27 @@ int policy_apply(const char *file, const char *cgroup, const struct apply_opts *
 		 struct applied *out, char *err, size_t errlen)
 {
 	char why[WHY_MAX], rel[META_PATH_MAX];
+	const char *shown = o->origin ? o->origin : file;
 	struct lab_meta meta;
 	struct compiled c;
 	struct policy p;
 	struct stat st;
+	enum backend backend;
 	__u64 cgid;
 	__u32 level, id;
 	int cgfd, rc;
 
-	rc = prepare(file, cgroup, o, &p, &c, &cgid, &level, rel, sizeof(rel), err, errlen);
+	rc = prepare(file, cgroup, o, &p, &c, &cgid, &level, rel, sizeof(rel), false, err,
+		     errlen);
 	if (rc)
 		return rc;
+	/* before the kernel is touched: a forced backend that cannot take it is refused */
+	rc = backend_pick(c.hooks, c.guard_hooks, o->backend_given, o->backend, &backend, why,
+			  sizeof(why));
+	if (rc) {
+		errf(err, errlen, rc, "%s: %s; nothing was changed", shown, why);
+		goto out_compiled;
+	}
 	rc = probe_bpf_lsm(err, errlen);
 	if (rc)
 		goto out_compiled;
@@ -323,14 +334,16 @@ int policy_apply(const char *file, const char *cgroup, const struct apply_opts *
 	}
 	c.conf.cgroup_id = cgid;
 	c.conf.cgroup_level = level;
-	fill_meta(&meta, &p, &c, file, rel, o->backend, id);
-	rc = install(file, &c, &meta, cgfd, err, errlen);
+	fill_meta(&meta, &p, &c, shown, rel, backend, id);
+	rc = install(shown, &c, &meta, cgfd, err, errlen);
 	if (!rc) {
 		snprintf(out->name, sizeof(out->name), "%s", p.name);
 		snprintf(out->cgroup, sizeof(out->cgroup), "%s", rel);
 		out->audit = p.audit;
 		out->n_rules = c.n_rules;
 		out->hooks = c.hooks;
+		out->refusal_hooks = c.guard_hooks;
+		out->backend = backend;
 		policy_warnings(&p, out->warnings, sizeof(out->warnings));
 	}
 out_store:
@@ -388,20 +401,29 @@ static bool has_rule(const struct rule_text *rules, size_t n, const char *text)
 int policy_diff(const char *file, const char *cgroup, const struct apply_opts *o,
 		struct policy_diff *d, char *err, size_t errlen)
 {
-	char dir[PATH_MAX], rel[META_PATH_MAX];
+	char dir[PATH_MAX], rel[META_PATH_MAX], refused[WHY_MAX] = "";
 	struct policy p;
 	__u64 cgid;
 	__u32 level, i;
 	int rc;
 
 	memset(d, 0, sizeof(*d));
-	rc = prepare(file, cgroup, o, &p, &d->c, &cgid, &level, rel, sizeof(rel), err, errlen);
-	if (rc)
-		return rc;
+	rc = prepare(file, cgroup, o, &p, &d->c, &cgid, &level, rel, sizeof(rel), true, refused,
+		     sizeof(refused));
+	if (rc < 0)
+		return errf(err, errlen, rc, "%s", refused);
+	d->backend_rc = backend_pick(d->c.hooks, d->c.guard_hooks, o->backend_given, o->backend,
+				     &d->backend, d->backend_why, sizeof(d->backend_why));
 	snprintf(d->name, sizeof(d->name), "%s", p.name);
 	snprintf(d->cgroup, sizeof(d->cgroup), "%s", rel);
 	d->audit = p.audit;
 	policy_warnings(&p, d->warnings, sizeof(d->warnings));
+	if (rc > 0) {	/* check_target() would refuse apply, not the dry run */
+		size_t n = strlen(d->warnings);
+
+		snprintf(d->warnings + n, sizeof(d->warnings) - n, "%sapply would be refused: %s",
+			 n && d->warnings[n - 1] != '\n' ? "\n" : "", refused);
+	}
 	policy_free(&p);
 	policy_dir(cgid, dir, sizeof(dir));
 	d->applied = !store_read_own(dir, &d->s);

@@ -29,14 +29,19 @@ struct applied {
 	bool audit;
 	size_t n_rules;
 	__u64 hooks;
+	__u64 refusal_hooks;		/* besides @hooks (struct compiled's guard_hooks) */
+	enum backend backend;		/* the one backend_pick() chose */
 	char warnings[POLICY_WARNINGS_MAX];	/* policy_warnings(), one a line */
 };
 
 /* How a policy file is taken: through which backend, in which mode. */
 struct apply_opts {
 	enum backend backend;
+	bool backend_given;	/* --backend: @backend, else backend_pick()'s choice */
 	size_t filler;		/* file rules that match nothing, for benchmarks */
 	int audit;		/* -1: the file's mode; 0: enforce; 1: audit */
+	/* what messages, list and show call the file (NULL: its path): not a temporary one */
+	const char *origin;
 };
 
 /*
@@ -53,6 +58,9 @@ struct policy_diff {
 	char cgroup[META_PATH_MAX];	/* below CGROUP_ROOT */
 	bool audit;			/* the file's mode, or the one @o gave */
 	struct compiled c;		/* the file, compiled as apply would */
+	enum backend backend;		/* the backend apply would choose */
+	int backend_rc;			/* 0, or -ENOSPC: apply would refuse the forced one */
+	char backend_why[512];		/* backend_pick()'s why */
 	bool applied;			/* is a policy applied on the cgroup? */
 	struct stored s;		/* that policy, when there is one */
 	bool *in_applied;		/* a flag per rule of @c: also applied */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "errors.h"
 #include "instance.h"
 
 static const struct backend_ops *const backends[NR_BACKENDS] = {
@@ -22,6 +23,68 @@ static const struct backend_ops *const backends[NR_BACKENDS] = {
 const struct backend_ops *backend_ops(unsigned int backend)
 {
 	return backend < NR_BACKENDS ? backends[backend] : &cgroup_backend;
+}
+
+int backend_choose(const struct slot_budget *own, const struct slot_budget *all, bool given,
+		   enum backend forced, enum backend *out, char *why, size_t len)
+{
+	int free_slots = own->slots - (own->taken > 0 ? own->taken : 0);
+	int new_own = own->needed - own->held, new_all = all->needed - all->held;
+	int refusal = all->needed - own->needed;
+	bool own_fits = own->slots > 0 && own->fits;
+	bool all_fit = own_fits && all->fits &&
+		       (new_all <= new_own || new_all + LAB_REFUSAL_SLOTS_SPARE <= free_slots);
+
+	if (given && forced == BACKEND_GLOBAL) {
+		*out = BACKEND_GLOBAL;
+		return errf(why, len, 0, "global (--backend global)");
+	}
+	if (given && !own_fits) {
+		if (!own->slots)
+			return errf(why, len, -ENOSPC, "the cgroup backend cannot take the policy: "
+				    "this kernel has no lsm_cgroup hook slots (or no BTF to tell): "
+				    "use --backend global, or leave --backend out");
+		return errf(why, len, -ENOSPC, "the cgroup backend cannot take the policy: its %d "
+			    "hook(s) need %d new lsm_cgroup hook slot(s), and this kernel has %d of "
+			    "%d free: use --backend global, or leave --backend out (global is "
+			    "chosen then)", own->needed, new_own, free_slots, own->slots);
+	}
+	if (given) {
+		*out = BACKEND_CGROUP;
+		return errf(why, len, 0, "cgroup (--backend cgroup): %d hook(s) in %d new hook "
+			    "slot(s) of %d free%s", own->needed, new_own, free_slots,
+			    all_fit ? "" : "; not every refusal hook fits (apply warns which)");
+	}
+	if (all_fit) {
+		*out = BACKEND_CGROUP;
+		return errf(why, len, 0, "cgroup: %d hook(s) (%d of them refusal hooks) fit in %d "
+			    "new lsm_cgroup hook slot(s) of %d free", all->needed, refusal, new_all,
+			    free_slots);
+	}
+	*out = BACKEND_GLOBAL;
+	if (!own->slots)
+		return errf(why, len, 0, "global: this kernel has no lsm_cgroup hook slots (or no "
+			    "BTF to tell)");
+	if (new_all > new_own)
+		return errf(why, len, 0, "global: %d hook(s) (%d of them refusal hooks) would take "
+			    "%d new lsm_cgroup hook slot(s) and leave %d spare, and this kernel "
+			    "has %d of %d free", all->needed, refusal, new_all,
+			    LAB_REFUSAL_SLOTS_SPARE, free_slots, own->slots);
+	return errf(why, len, 0, "global: %d hook(s) would take %d new lsm_cgroup hook slot(s), "
+		    "and this kernel has %d of %d free", all->needed, new_all, free_slots,
+		    own->slots);
+}
+
+int backend_pick(__u64 hooks, __u64 refusal, bool given, enum backend forced,
+		 enum backend *out, char *why, size_t len)
+{
+	struct slot_budget own = { 0 }, all = { 0 };
+
+	if (given && forced == BACKEND_GLOBAL)	/* no BTF to read */
+		return backend_choose(&own, &all, given, forced, out, why, len);
+	probe_slot_budget(hooks, &own);
+	probe_slot_budget(hooks | refusal, &all);
+	return backend_choose(&own, &all, given, forced, out, why, len);
 }
 
 /* Where @s's hit counts are: the hits map in its backend's pin folder. */

@@ -18,6 +18,7 @@
 #include <stddef.h>
 
 #include "compile.h"
+#include "probe.h"
 #include "store.h"
 
 enum backend { BACKEND_CGROUP, BACKEND_GLOBAL, NR_BACKENDS };
@@ -54,6 +55,27 @@ extern const struct backend_ops cgroup_backend, global_backend;
 
 /* The operations of enum backend @backend; the cgroup backend's for an unknown one. */
 const struct backend_ops *backend_ops(unsigned int backend);
+
+/*
+ * The backend a policy goes through, by the one rule learn, check, diff,
+ * apply and run share: @own the hook slots its own hooks take, @all
+ * those and its refusal hooks (struct compiled's guard_hooks). Without
+ * @given: the cgroup backend when all of them fit in the kernel's free
+ * lsm_cgroup slots and the new refusal ones leave LAB_REFUSAL_SLOTS_SPARE
+ * free (backend_cgroup.c's attach_guards()), else global. With @given,
+ * @forced; the cgroup backend forced where its own hooks do not fit is
+ * refused. 0 with the backend in @out and why in @why, or -ENOSPC with
+ * why and the option that works in @why. Probes nothing: a unit test
+ * runs it over a table of slot counts.
+ */
+int backend_choose(const struct slot_budget *own, const struct slot_budget *all, bool given,
+		   enum backend forced, enum backend *out, char *why, size_t len);
+/*
+ * backend_choose() for a policy of @hooks and refusal hooks @refusal on
+ * the running kernel, its slot budgets read by probe_slot_budget().
+ */
+int backend_pick(__u64 hooks, __u64 refusal, bool given, enum backend forced,
+		 enum backend *out, char *why, size_t len);
 
 /* The links a policy's programs run through: fds, for stats. */
 int policy_links(const struct stored *s, int *fds, unsigned int *hooks, int max);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
@@ -208,6 +209,7 @@ static int enter(const char *dir, char *why, size_t len)
 pid_t cgroup_spawn(char **cmd, const char *dir, const char *who, char *err, size_t errlen)
 {
 	char why[PATH_MAX + 128] = "";
+	const char *base;
 	int pipefd[2], status;
 	pid_t pid;
 	ssize_t n;
@@ -231,8 +233,13 @@ pid_t cgroup_spawn(char **cmd, const char *dir, const char *who, char *err, size
 				(void)0;
 			_exit(126);
 		}
+		base = strrchr(cmd[0], '/');
+		prctl(PR_SET_NAME, base ? base + 1 : cmd[0], 0, 0, 0);
 		execvp(cmd[0], cmd);
-		fprintf(stderr, "lsmctl: %s %s: %s\n", who, cmd[0], strerror(errno));
+		/* "!": the exec failed, not the entering */
+		snprintf(why, sizeof(why), "!%s %s: %s", who, cmd[0], strerror(errno));
+		if (write(pipefd[1], why, strlen(why)) < 0)
+			(void)0;
 		_exit(127);
 	}
 	close(pipefd[1]);
@@ -245,5 +252,7 @@ pid_t cgroup_spawn(char **cmd, const char *dir, const char *who, char *err, size
 	why[n] = '\0';
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	if (why[0] == '!')
+		return errf(err, errlen, CGROUP_SPAWN_NOEXEC, "%s", why + 1);
 	return errf(err, errlen, -1, "the command did not enter %s: %s", dir, why);
 }

@@ -31,10 +31,13 @@ int cgroup_kill(const char *dir);
  * Start @cmd in the cgroup folder @dir: the child writes "0" to
  * @dir's cgroup.procs and execs @cmd only when the write succeeded and
  * the kernel says it is in @dir (its cgroup, from /proc/self/cgroup,
- * has @dir's id). Returns the child's pid; or -1, the child reaped and
- * @cmd not run, with "the command did not enter DIR: why" in @err.
- * @who names the command in the message when exec fails (status 127).
+ * has @dir's id), its name (comm) the command's before the exec: what
+ * the exec does is the command's, not lsmctl's. Returns the child's
+ * pid; or, the child reaped and @cmd not run, -1 with "the command did
+ * not enter DIR: why" in @err, or CGROUP_SPAWN_NOEXEC when the exec
+ * failed, with "WHO CMD: why" in @err (@who names lsmctl's command).
  */
+#define CGROUP_SPAWN_NOEXEC (-2)
 pid_t cgroup_spawn(char **cmd, const char *dir, const char *who, char *err, size_t errlen);
 
 #endif /* LSMCTL_CGROUP_H */

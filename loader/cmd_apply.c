@@ -14,8 +14,11 @@ static const char help_apply[] =
 	"Enforce the policy in FILE on the cgroup2 folder PATH and every cgroup\n"
 	"below it. A policy already on PATH is replaced atomically: its tasks are\n"
 	"never unconfined. On any failure nothing changes and the reason is\n"
-	"printed. Backends: cgroup (default; lsm_cgroup programs attached to PATH)\n"
-	"or global (lsm/ programs for every task, which look PATH up in a map).\n"
+	"printed. Backends: cgroup (lsm_cgroup programs attached to PATH) or global\n"
+	"(lsm/ programs for every task, which look PATH up in a map). Without\n"
+	"--backend: cgroup where the policy's hooks, its refusal hooks too, fit in\n"
+	"the kernel's free lsm_cgroup hook slots, else global (as check says);\n"
+	"--backend cgroup where they do not is refused before anything is loaded.\n"
 	"--mode overrides the file's mode. --dry-run compiles the policy as apply\n"
 	"would and says what it would change (as lsmctl diff), changing nothing.\n"
 	"Warns (stderr; with -j a \"warnings\" field) about self-protection off,\n"
@@ -39,16 +42,20 @@ int apply_policy(const char *file, const char *cgroup, const struct apply_opts *
 		jsonw_start_object(json_wtr);
 		jsonw_string_field(json_wtr, "applied", a.name);
 		jsonw_string_field(json_wtr, "cgroup", a.cgroup);
-		jsonw_string_field(json_wtr, "backend", backend_ops(ao->backend)->name);
+		jsonw_string_field(json_wtr, "backend", backend_ops(a.backend)->name);
 		jsonw_string_field(json_wtr, "mode", a.audit ? "audit" : "enforce");
 		jsonw_uint_field(json_wtr, "rules", a.n_rules);
-		jsonw_int_field(json_wtr, "hooks", __builtin_popcountll(a.hooks));
+		jsonw_int_field(json_wtr, "hooks", __builtin_popcountll(a.hooks | a.refusal_hooks));
+		jsonw_int_field(json_wtr, "refusal_hooks", __builtin_popcountll(a.refusal_hooks));
 		print_warnings(a.warnings);
 		jsonw_end_object(json_wtr);
 	} else {
-		printf("applied '%s' to %s (%s backend, %s, %zu rule(s), %d hook(s))\n", a.name,
-		       a.cgroup, backend_ops(ao->backend)->name, a.audit ? "audit" : "enforce",
-		       a.n_rules, __builtin_popcountll(a.hooks));
+		printf("applied '%s' to %s (%s backend, %s, %zu rule(s), %d hook(s)", a.name,
+		       a.cgroup, backend_ops(a.backend)->name, a.audit ? "audit" : "enforce",
+		       a.n_rules, __builtin_popcountll(a.hooks | a.refusal_hooks));
+		if (a.refusal_hooks)
+			printf(", %d of them refusal hooks", __builtin_popcountll(a.refusal_hooks));
+		printf(")\n");
 		print_warnings(a.warnings);
 	}
 	return 0;
@@ -63,7 +70,7 @@ static int print_diff(const char *file, const char *cgroup, const struct apply_o
 {
 	struct policy_diff d;
 	char err[ERR_MAX];
-	__u64 old_hooks;
+	__u64 old_hooks, new_hooks;
 	bool old_audit;
 	__u32 i;
 	int rc = policy_diff(file, cgroup, ao, &d, err, sizeof(err));
@@ -75,6 +82,13 @@ static int print_diff(const char *file, const char *cgroup, const struct apply_o
 		p_err("%s", err);
 		return EXIT_NO_BPF_LSM;
 	}
+	if (dry_run && d.backend_rc) {
+		p_err("%s: %s; nothing was changed", file, d.backend_why);
+		policy_diff_free(&d);
+		return EXIT_FAIL;
+	}
+	/* what apply would pin as the policy's hooks: its own and its refusal hooks */
+	new_hooks = d.c.hooks | d.c.guard_hooks;
 	old_hooks = d.applied ? d.s.meta.hooks : 0;
 	old_audit = d.applied && (d.s.meta.flags & LAB_AUDIT);
 	if (json) {
@@ -99,9 +113,14 @@ static int print_diff(const char *file, const char *cgroup, const struct apply_o
 				jsonw_string(json_wtr, d.s.rules[i].text);
 		jsonw_end_array(json_wtr);
 		jsonw_name(json_wtr, "hooks_added");
-		print_hooks("", d.c.hooks & ~old_hooks);
+		print_hooks("", new_hooks & ~old_hooks);
 		jsonw_name(json_wtr, "hooks_removed");
-		print_hooks("", old_hooks & ~d.c.hooks);
+		print_hooks("", old_hooks & ~new_hooks);
+		if (d.backend_rc)
+			jsonw_null_field(json_wtr, "backend");
+		else
+			jsonw_string_field(json_wtr, "backend", backend_ops(d.backend)->name);
+		jsonw_string_field(json_wtr, "backend_why", d.backend_why);
 		jsonw_bool_field(json_wtr, "changed", false);
 		print_warnings(d.warnings);
 		jsonw_end_object(json_wtr);
@@ -118,10 +137,11 @@ static int print_diff(const char *file, const char *cgroup, const struct apply_o
 		for (i = 0; i < d.c.n_rules; i++)
 			printf("%c line %-4u %s\n", d.in_applied[i] ? ' ' : '+', d.c.rules[i].line,
 			       d.c.rules[i].text);
-		if (d.c.hooks & ~old_hooks)
-			print_hooks("hooks added:  ", d.c.hooks & ~old_hooks);
-		if (old_hooks & ~d.c.hooks)
-			print_hooks("hooks removed:", old_hooks & ~d.c.hooks);
+		if (new_hooks & ~old_hooks)
+			print_hooks("hooks added:  ", new_hooks & ~old_hooks);
+		if (old_hooks & ~new_hooks)
+			print_hooks("hooks removed:", old_hooks & ~new_hooks);
+		printf("backend: %s\n", d.backend_why);
 		if (dry_run)
 			printf("dry run: nothing was changed\n");
 		print_warnings(d.warnings);
@@ -140,8 +160,8 @@ int cmd_apply(int argc, char **argv)
 		return rc;
 	if (o.nargs != 1 || !o.cgroup)
 		return usage_error(help_apply, "%s", "apply takes FILE and --cgroup PATH");
-	ao = (struct apply_opts){ .backend = o.backend, .filler = (size_t)o.filler,
-				  .audit = o.audit };
+	ao = (struct apply_opts){ .backend = o.backend, .backend_given = o.backend_given,
+				  .filler = (size_t)o.filler, .audit = o.audit };
 	if (o.dry_run)
 		return print_diff(o.args[0], o.cgroup, &ao, true);
 	return apply_policy(o.args[0], o.cgroup, &ao);
@@ -166,6 +186,7 @@ int cmd_diff(int argc, char **argv)
 		return rc;
 	if (o.nargs != 1 || !o.cgroup)
 		return usage_error(help_diff, "%s", "diff takes FILE and --cgroup PATH");
-	ao = (struct apply_opts){ .backend = o.backend, .audit = o.audit };
+	ao = (struct apply_opts){ .backend = o.backend, .backend_given = o.backend_given,
+				  .audit = o.audit };
 	return print_diff(o.args[0], o.cgroup, &ao, false);
 }

@@ -10,15 +10,17 @@
 
 
 static const char help_check[] =
-	"usage: lsmctl check FILE [-j]\n"
+	"usage: lsmctl check FILE [--backend cgroup|global] [-j]\n"
 	"Parse and compile the policy in FILE as apply would, loading nothing:\n"
 	"every error, FILE:LINE:COL each; a warning for each path that does not\n"
 	"exist (apply would refuse it); a warning for self-protection off, audit\n"
 	"mode and each class of access no rule closes; the hooks the policy\n"
-	"needs, and whether they fit in the running kernel's lsm_cgroup hook\n"
-	"slots (the cgroup backend's limit, shared by every lsm_cgroup program).\n"
+	"needs (its own, and the refusal hooks its rules by path add), whether\n"
+	"they fit in the running kernel's lsm_cgroup hook slots (the cgroup\n"
+	"backend's limit, shared by every lsm_cgroup program), and the backend\n"
+	"apply and run would choose by that (or --backend's).\n"
 	"Exit status 0 when the policy is valid, warnings or not; 1 when it is\n"
-	"not.\n";
+	"not, or when apply would refuse the --backend given.\n";
 
 #define CHECK_MSG_MAX 16384	/* every error or warning of a file, one a line */
 
@@ -40,7 +42,7 @@ static int check_failed(const char *errors)
 	return EXIT_FAIL;
 }
 
-static void print_budget(const struct slot_budget *b)
+static void print_budget(const struct slot_budget *b, enum backend backend, const char *why)
 {
 	if (json) {
 		jsonw_name(json_wtr, "lsm_cgroup");
@@ -54,6 +56,8 @@ static void print_budget(const struct slot_budget *b)
 		jsonw_int_field(json_wtr, "slots_held", b->held);
 		jsonw_bool_field(json_wtr, "fits", b->slots && b->fits);
 		jsonw_end_object(json_wtr);
+		jsonw_string_field(json_wtr, "backend", backend_ops(backend)->name);
+		jsonw_string_field(json_wtr, "backend_why", why);
 		return;
 	}
 	if (!b->slots)
@@ -66,8 +70,9 @@ static void print_budget(const struct slot_budget *b)
 	else
 		printf("cgroup backend: %d hook slot(s), %d of them held already; this kernel has "
 		       "%d, %d taken: %s\n", b->needed, b->held, b->slots, b->taken,
-		       b->fits ? "fits" : "does NOT fit: apply --backend global");
+		       b->fits ? "fits" : "does NOT fit");
 	printf("global backend: no hook slot limit\n");
+	printf("backend: %s\n", why);
 }
 
 /* After the compiler's warnings in @buf, @p's: "FILE: warning: ..." each. */
@@ -88,11 +93,13 @@ int cmd_check(int argc, char **argv)
 {
 	size_t i, counts[RULE_CAPABILITY + 1] = { 0 };
 	char *err, *warnings;
+	char why[512];
 	struct slot_budget budget;
+	enum backend backend;
 	struct compiled c;
 	struct policy p;
 	struct opts o;
-	int rc = parse_opts(argc, argv, help_check, "j", &o);
+	int rc = parse_opts(argc, argv, help_check, "jb", &o);
 
 	if (rc)
 		return rc;
@@ -114,7 +121,15 @@ int cmd_check(int argc, char **argv)
 	for (i = 0; i < p.n_rules; i++)
 		counts[p.rules[i].kind]++;
 	add_policy_warnings(o.args[0], &p, warnings, CHECK_MSG_MAX);
-	probe_slot_budget(c.hooks, &budget);
+	/* the slots as apply counts them: its own hooks and its refusal hooks */
+	probe_slot_budget(c.hooks | c.guard_hooks, &budget);
+	if (backend_pick(c.hooks, c.guard_hooks, o.backend_given, o.backend, &backend, why,
+			 sizeof(why))) {
+		rc = p_err("%s: %s", o.args[0], why);
+		compiled_free(&c);
+		policy_free(&p);
+		goto out;
+	}
 	if (json) {
 		jsonw_start_object(json_wtr);
 		jsonw_string_field(json_wtr, "file", o.args[0]);
@@ -129,9 +144,11 @@ int cmd_check(int argc, char **argv)
 		jsonw_end_object(json_wtr);
 		jsonw_name(json_wtr, "hooks");
 		print_hooks("", c.hooks);
+		jsonw_name(json_wtr, "refusal_hooks");
+		print_hooks("", c.guard_hooks);
 		jsonw_name(json_wtr, "warnings");
 		print_lines(warnings);
-		print_budget(&budget);
+		print_budget(&budget, backend, why);
 		jsonw_end_object(json_wtr);
 	} else {
 		printf("%s: policy '%s', %s, default %s, %zu rule(s):", o.args[0], p.name,
@@ -145,7 +162,11 @@ int cmd_check(int argc, char **argv)
 		print_lines(warnings);
 		printf("hooks: %d:", __builtin_popcountll(c.hooks));
 		print_hooks("", c.hooks);
-		print_budget(&budget);
+		if (c.guard_hooks) {
+			printf("refusal hooks: %d:", __builtin_popcountll(c.guard_hooks));
+			print_hooks("", c.guard_hooks);
+		}
+		print_budget(&budget, backend, why);
 	}
 	rc = 0;
 	compiled_free(&c);

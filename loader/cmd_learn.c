@@ -22,11 +22,14 @@ static const char help_learn[] =
 	"how many times and by which programs; four or more files of one folder with\n"
 	"the same access fold into FOLDER/**; ptrace, mount, module_load and signal\n"
 	"denied when unused. Files are named by inode after the run: one gone with its\n"
-	"folder is a comment, not a rule. The backend is global by default: the\n"
-	"learning policy needs every one of the engine's hooks, more than stock 6.1's\n"
-	"lsm_cgroup slots. --timeout S: end CMD after S seconds. Exits 0 when the\n"
-	"draft is written, whatever CMD's status (said on stderr, and in the draft);\n"
-	"1 when it is not; 4 when BPF LSM is not active.\n";
+	"folder is a comment, not a rule. The backend is chosen as apply chooses it:\n"
+	"the learning policy needs every one of the engine's hooks, more than stock\n"
+	"6.1's lsm_cgroup slots, so global there. --timeout S: end CMD after S\n"
+	"seconds. Exits 0 when the draft is written, whatever CMD's status (said\n"
+	"on stderr, and in the draft); 5 when nothing was learnt: CMD did not\n"
+	"start (no such program), or no access was seen (an idle cgroup), and no\n"
+	"draft is written; 1 when it fails otherwise; 4 when BPF LSM is not\n"
+	"active. --cgroup warns when the cgroup has no task as learning starts.\n";
 
 int cmd_learn(int argc, char **argv)
 {
@@ -45,7 +48,7 @@ int cmd_learn(int argc, char **argv)
 	if (o.nargs || (dash >= argc - 1) == !o.cgroup || (o.cgroup && !o.timeout))
 		return usage_error(help_learn, "%s",
 				   "learn takes -- CMD [ARG...], or --cgroup PATH --timeout S");
-	lo = (struct learn_opts){ .backend = o.backend_given ? o.backend : BACKEND_GLOBAL,
+	lo = (struct learn_opts){ .backend = o.backend, .backend_given = o.backend_given,
 				  .cgroup = o.cgroup, .timeout = o.timeout,
 				  .cmd = o.cgroup ? NULL : argv + dash + 1 };
 	if (o.output) {
@@ -60,7 +63,8 @@ int cmd_learn(int argc, char **argv)
 		if (o.output)
 			unlink(o.output);
 		p_err("%s", err);
-		return rc == -ENOPKG ? EXIT_NO_BPF_LSM : EXIT_FAIL;
+		return rc == -ENOPKG ? EXIT_NO_BPF_LSM :
+		       rc == -ENODATA ? EXIT_NOTHING_LEARNT : EXIT_FAIL;
 	}
 	if (json) {
 		jsonw_start_object(json_wtr);

@@ -43,7 +43,8 @@ int cmd_run(int argc, char **argv)
 	snprintf(cg, sizeof(cg), "%s/lsmctl-run-%d", parent, getpid());
 	if (mkdir(cg, 0755))
 		return p_err("mkdir %s: %s", cg, strerror(errno));
-	ao = (struct apply_opts){ .backend = o.backend, .audit = o.audit };
+	ao = (struct apply_opts){ .backend = o.backend, .backend_given = o.backend_given,
+				  .audit = o.audit };
 	rc = apply_policy(o.args[0], cg, &ao);
 	if (rc) {
 		rmdir(cg);
@@ -52,6 +53,8 @@ int cmd_run(int argc, char **argv)
 	pid = cgroup_spawn(cmd, cg, "run", why, sizeof(why));
 	if (pid < 0) {
 		rc = p_err("%s", why);
+		if (pid == CGROUP_SPAWN_NOEXEC)
+			rc = 127;	/* as a shell says a command it could not run */
 	} else {
 		signal(SIGINT, SIG_IGN);	/* CMD gets them; we wait for it */
 		signal(SIGQUIT, SIG_IGN);

@@ -194,7 +194,7 @@ static const char *subtree_suffix(const struct policy_rule *r)
 static void describe(const struct policy_rule *r, char *buf, size_t len)
 {
 	static const char *const ops[] = { "socket", "bind", "connect" };
-	char access[64] = "", addr[INET6_ADDRSTRLEN + 4] = "";	/* and /128 */
+	char access[RULE_TEXT_MAX] = "", addr[INET6_ADDRSTRLEN + 4] = "";	/* and /128 */
 	unsigned int i;
 
 	switch (r->kind) {
@@ -227,8 +227,12 @@ static void describe(const struct policy_rule *r, char *buf, size_t len)
 			 r->deny ? "deny" : "allow");
 		return;
 	case RULE_CAPABILITY:
-		put(buf, len, "capability 0x%llx %s", (unsigned long long)r->caps,
-			 r->deny ? "deny" : "allow");
+		/* by name, as the policy writes them (capability(7) less CAP_) */
+		for (i = 0; i < 64; i++)
+			if ((r->caps & (1ull << i)) && policy_cap_name(i))
+				snprintf(access + strlen(access), sizeof(access) - strlen(access),
+					 "%s%s", access[0] ? "," : "", policy_cap_name(i));
+		put(buf, len, "capability %s %s", access, r->deny ? "deny" : "allow");
 		return;
 	default:
 		put(buf, len, "%s %s", rule_kind_name(r->kind), r->deny ? "deny" : "allow");

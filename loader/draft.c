@@ -419,11 +419,14 @@ static void write_comment(FILE *f, const struct draft_rule *r, bool what)
 		fprintf(f, "folded: %u file(s) below ", r->n_folded);
 		draft_escaped(f, r->path, false);
 		fprintf(f, " (");
-		for (i = 0; i < r->n_folded && i < DRAFT_FOLDED; i++) {
-			fprintf(f, "%s", i ? ", " : "");
-			draft_escaped(f, r->folded[i] ? r->folded[i] : "?", false);
+		/* the names kept (a folded folder stands for its files): never a "?" */
+		for (i = 0, n = 0; i < r->n_folded && i < DRAFT_FOLDED; i++) {
+			if (!r->folded[i])
+				continue;
+			fprintf(f, "%s", n++ ? ", " : "");
+			draft_escaped(f, r->folded[i], false);
 		}
-		fprintf(f, "%s); ", r->n_folded > DRAFT_FOLDED ? ", ..." : "");
+		fprintf(f, "%s); ", n < r->n_folded ? (n ? ", ..." : "...") : "");
 	}
 	fprintf(f, "%lu time%s, by ", r->count, r->count == 1 ? "" : "s");
 	for (i = 0; i < DRAFT_COMMS && r->comms[i][0]; i++) {

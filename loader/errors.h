@@ -24,6 +24,7 @@ enum lsmctl_exit {
 	EXIT_USAGE = 2,		/* bad usage */
 	EXIT_GLOBAL_ONLY = 3,	/* probe: no lsm_cgroup programs, the global backend only */
 	EXIT_NO_BPF_LSM = 4,	/* BPF LSM not active (probe: or no BTF, cgroup v2, bpffs) */
+	EXIT_NOTHING_LEARNT = 5,	/* learn: CMD did not start, or no event: no draft */
 };
 
 __attribute__((format(printf, 4, 0)))

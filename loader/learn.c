@@ -84,6 +84,7 @@ struct learning {
 	bool oom;
 	struct wanted *wanted;
 	size_t n_wanted;
+	__u32 child;		/* the command's pid, once started */
 };
 
 static struct learning *walking;	/* nftw() has no argument for its callback */
@@ -103,6 +104,13 @@ static int on_event(void *data, void *raw, size_t size)
 	struct lab_event *grown;
 
 	if (size < sizeof(*e) || e->policy_cgroup_id != l->cgroup_id)
+		return 0;
+	/*
+	 * lsmctl's own steps in the child before the exec (entering the
+	 * cgroup, reading /proc/self/cgroup), still under lsmctl's name:
+	 * not the command's (its name is the command's from the exec on).
+	 */
+	if (l->child && e->pid == l->child && !strncmp(e->comm, "lsmctl", LAB_COMM_LEN))
 		return 0;
 	if (l->n_events == l->cap) {
 		grown = realloc(l->events, (l->cap ? l->cap * 2 : 256) * sizeof(*grown));
@@ -414,15 +422,23 @@ static int write_seed(char *dir, size_t dirlen, char *file, size_t filelen, char
 
 /* Run @cmd in the cgroup folder @cg and wait for it, reading events the while. */
 static int run_command(char **cmd, const char *cg, long timeout, struct ring_buffer *rb,
-		       int *status, char *err, size_t errlen)
+		       struct learning *l, int *status, char *err, size_t errlen)
 {
 	struct timespec start, now;
 	pid_t pid;
 	int rc;
 
 	pid = cgroup_spawn(cmd, cg, "learn", err, errlen);
+	if (pid == CGROUP_SPAWN_NOEXEC) {
+		size_t n = strlen(err);
+
+		snprintf(err + n, errlen - n, ": it did not start, nothing was learnt, no draft "
+			 "written");
+		return -ENODATA;
+	}
 	if (pid < 0)
 		return -EPERM;
+	l->child = (__u32)pid;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (;;) {
 		rc = waitpid(pid, status, WNOHANG);
@@ -513,11 +529,48 @@ static void header(const struct learn_opts *o, const struct learned *out, char *
 			 "lsmctl check it and apply it (--mode audit first, to see what it would deny).");
 }
 
+/*
+ * Write the draft to @f, and count its rules as apply will: compiled,
+ * its rules merged and the fixed ones (ptrace, mount, ...) among them,
+ * not the draft's own count (draft.h). 0 or -errno.
+ */
+static int write_draft(struct draft *d, FILE *f, const char *name, const char *header,
+		       size_t *rules)
+{
+	char why[1024], warnings[1024];
+	struct compiled c;
+	struct policy p;
+	size_t len = 0;
+	char *buf = NULL;
+	FILE *mem = open_memstream(&buf, &len);
+	int rc;
+
+	if (!mem)
+		return -errno;
+	rc = draft_write(d, mem, name, header);
+	if (fclose(mem) && !rc)
+		rc = -ENOMEM;
+	if (!rc && fwrite(buf, 1, len, f) != len)
+		rc = -EIO;
+	*rules = d->n_rules;
+	if (!rc && !policy_parse("the draft", buf, len, &p, why, sizeof(why))) {
+		if (!policy_compile_check("the draft", &p, &c, warnings, sizeof(warnings), why,
+					  sizeof(why))) {
+			*rules = c.n_rules;
+			compiled_free(&c);
+		}
+		policy_free(&p);
+	}
+	free(buf);
+	return rc;
+}
+
 int learn(const struct learn_opts *o, FILE *f, struct learned *out, char *err, size_t errlen)
 {
 	char dir[64], seed[128], cg[PATH_MAX], parent[PATH_MAX - 64], rel[META_PATH_MAX];
 	char name[POLICY_NAME_MAX], text[4096], pins[256];
-	struct apply_opts ao = { .backend = o->backend, .audit = -1 };
+	struct apply_opts ao = { .backend = o->backend, .backend_given = o->backend_given,
+				 .audit = -1, .origin = "lsmctl learn's learning policy" };
 	struct learning l = { 0 };
 	struct draft d = { 0 };
 	struct ring_buffer *rb = NULL;
@@ -565,7 +618,7 @@ int learn(const struct learn_opts *o, FILE *f, struct learned *out, char *err, s
 	signal(SIGINT, on_interrupt);
 	signal(SIGTERM, on_interrupt);
 	if (o->cmd) {
-		rc = run_command(o->cmd, cg, o->timeout, rb, &out->status, err, errlen);
+		rc = run_command(o->cmd, cg, o->timeout, rb, &l, &out->status, err, errlen);
 		if (rc)
 			goto out;
 		if (cgroup_kill(cg)) {
@@ -575,6 +628,9 @@ int learn(const struct learn_opts *o, FILE *f, struct learned *out, char *err, s
 			goto out;
 		}
 	} else {
+		if (!cgroup_populated(cg))
+			fprintf(stderr, "lsmctl: warning: %s has no task now: only what enters it in "
+				"the next %ld s is learnt\n", rel, o->timeout);
 		watch(o->timeout, rb);
 	}
 	ring_buffer__consume(rb);
@@ -583,6 +639,17 @@ int learn(const struct learn_opts *o, FILE *f, struct learned *out, char *err, s
 		stored_free(&s);
 	}
 	out->events = l.n_events;
+	if (!l.n_events) {
+		if (o->cmd)
+			rc = errf(err, errlen, -ENODATA, "%s exited %d and the learning policy saw no "
+				  "access of it (%lu event(s) lost): nothing was learnt, no draft "
+				  "written", o->cmd[0], out->status, out->lost);
+		else
+			rc = errf(err, errlen, -ENODATA, "no task of %s did anything in %ld s (%lu "
+				  "event(s) lost): nothing was learnt, no draft written; is it idle? "
+				  "learn while it works, or longer", rel, o->timeout, out->lost);
+		goto out;
+	}
 	if (l.oom) {
 		rc = errf(err, errlen, -ENOMEM, "out of memory for the events");
 		goto out;
@@ -592,10 +659,9 @@ int learn(const struct learn_opts *o, FILE *f, struct learned *out, char *err, s
 		errf(err, errlen, rc, "make the draft: %s", strerror(-rc));
 		goto out;
 	}
-	out->rules = d.n_rules;
 	draft_name(o, name, sizeof(name));
 	header(o, out, text, sizeof(text));
-	rc = draft_write(&d, f, name, text);
+	rc = write_draft(&d, f, name, text, &out->rules);
 	if (rc)
 		errf(err, errlen, rc, "write the draft: %s", strerror(-rc));
 out:

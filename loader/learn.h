@@ -7,6 +7,7 @@
 #ifndef LSMCTL_LEARN_H
 #define LSMCTL_LEARN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -14,6 +15,7 @@
 
 struct learn_opts {
 	enum backend backend;
+	bool backend_given;	/* --backend: @backend, else backend_pick()'s choice */
 	const char *cgroup;	/* watch this cgroup, which has no policy, for @timeout s */
 	long timeout;		/* seconds; 0: until the command ends (or SIGINT) */
 	char **cmd;		/* else: run this in a new cgroup below lsmctl's own */

@@ -50,8 +50,8 @@ static const char *const commands_help =
 	"\n"
 	"'lsmctl COMMAND --help' describes each. Exit status: 0 success; 1 the policy\n"
 	"is invalid or the operation failed, and nothing was changed; 2 bad usage;\n"
-	"run exits with CMD's status, probe as its --help says. Policy format:\n"
-	"loader/POLICY.md.\n";
+	"run exits with CMD's status, probe and learn as their --help says. Policy\n"
+	"format: loader/POLICY.md.\n";
 
 /* Bad usage: on stderr with the command's help; with -j also p_err()'s object. */
 int usage_error(const char *help, const char *fmt, const char *arg)

@@ -421,6 +421,11 @@ void probe_slot_budget(__u64 hooks, struct slot_budget *b)
 				b->held++;
 	}
 	btf__free(btf);
+	slot_budget_fit(b);
+}
+
+void slot_budget_fit(struct slot_budget *b)
+{
 	b->fits = b->taken < 0 ? b->needed <= b->slots :
 		  b->needed - b->held <= b->slots - b->taken;
 }

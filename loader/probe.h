@@ -30,5 +30,7 @@ struct slot_budget {
 };
 
 void probe_slot_budget(__u64 hooks, struct slot_budget *b);
+/* Set @b->fits from its counts, as probe_slot_budget() does. */
+void slot_budget_fit(struct slot_budget *b);
 
 #endif /* LSMCTL_PROBE_H */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "errors.h"
+#include "cgroup.h"
 #include "store.h"
 
 #define POLICY_PREFIX "cg-"	/* a committed policy's folder: cg-ID */
@@ -280,6 +281,15 @@ int store_open(bool writing, char *err, size_t errlen)
 		/* a confined task may look, but not lock: self-protection */
 		if (!writing && errno == EPERM)
 			return 0;
+		if (errno == EPERM) {
+			char own[PATH_MAX] = "?";
+
+			cgroup_own(own, sizeof(own));
+			return errf(err, errlen, -EPERM, "lock " PIN_ROOT ": %s: this lsmctl runs "
+				    "in %s, below a policy's self-protection, which refuses changes "
+				    "to policies from inside (loader/POLICY.md, self-protection): "
+				    "run it from outside that subtree", strerror(EPERM), own);
+		}
 		return errf(err, errlen, -errno, "lock " PIN_ROOT ": %s", strerror(errno));
 	}
 	locked = true;

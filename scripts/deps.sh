@@ -2,7 +2,18 @@
 # Install the Debian packages the project needs. Idempotent: packages
 # already present are not reinstalled, and apt-get update runs only when
 # something is missing.
+#
+# scripts/deps.sh lsmctl: only what building lsmctl takes (make lsmctl):
+# the compilers, libbpf, bpftool, libyaml, and what fetching Debian's
+# kernel for its BTF takes (kernel/debian.sh); no QEMU, AppArmor tools,
+# gnuplot or the rest of the lab's test set.
 set -euo pipefail
+
+lsmctl_pkgs=(
+	linux-source-6.1 xz-utils cpio kmod
+	make gcc git clang llvm libelf-dev zlib1g-dev libzstd-dev
+	libbpf-dev bpftool libyaml-dev
+)
 
 pkgs=(
 	linux-source-6.1
@@ -17,6 +28,10 @@ pkgs=(
 	gnuplot-nox flake8
 	iptables nftables
 )
+
+if [ "${1:-}" = lsmctl ]; then
+	pkgs=("${lsmctl_pkgs[@]}")
+fi
 
 missing=()
 for p in "${pkgs[@]}"; do

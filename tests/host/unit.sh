@@ -44,6 +44,15 @@ if ! gcc "${cflags[@]}" -Ibuild/bpf -Iloader -o "$out/test_output" \
 fi
 "$out/test_output" 2>&1 | sed 's/^\(not \)\{0,1\}ok \([0-9]*\) - /&output: /'
 
+if ! gcc "${cflags[@]}" -Ibuild/bpf -Iloader -o "$out/test_backend" \
+	tests/unit/test_backend.c $(ls loader/*.c | grep -v '/\(lsmctl\|cmd_[a-z]*\)\.c$') \
+	-lbpf -lyaml -lcmocka 2>"$out/build.err"; then
+	echo "not ok - build the backend choice's unit tests"
+	sed 's/^/# /' "$out/build.err"
+	exit 1
+fi
+"$out/test_backend" 2>&1 | sed 's/^\(not \)\{0,1\}ok \([0-9]*\) - /&backend: /'
+
 if ! gcc "${cflags[@]}" -Ibuild/bpf -Iloader -o "$out/test_warnings" tests/unit/test_warnings.c \
 	loader/warnings.c loader/compile.c loader/devices.c loader/policy.c -lyaml -lcmocka 2>"$out/build.err"; then
 	echo "not ok - build the policy warnings' unit tests"
@@ -84,7 +93,7 @@ expect "check accepts the example" 0 "policy 'confine-shell', enforce, default a
 expect "check names FILE:LINE:COL of an error" 1 "$out/bad.yaml:4:20: unknown access 'fly'" -- \
 	check "$out/bad.yaml"
 expect "check of a missing file" 1 "No such file or directory" -- check "$out/missing.yaml"
-expect "check -j" 0 '^{"file":"loader/examples/confine-shell.yaml","policy":"confine-shell","mode":"enforce","default":"allow","rules":{"files":1,"network":1,"ptrace":1},"hooks":\["file_open","bprm_check_security","socket_connect","socket_sendmsg","ptrace_access_check","ptrace_traceme"\],"warnings":\[.*\],"lsm_cgroup":{"hook_slots":[0-9]*,"slots_taken":\([0-9]*\|null\),"slots_needed":6,"slots_held":[0-9]*,"fits":\(true\|false\)}}$' -- \
+expect "check -j" 0 '^{"file":"loader/examples/confine-shell.yaml","policy":"confine-shell","mode":"enforce","default":"allow","rules":{"files":1,"network":1,"ptrace":1},"hooks":\["file_open","bprm_check_security","socket_connect","socket_sendmsg","ptrace_access_check","ptrace_traceme"\],"refusal_hooks":\["inode_rename","inode_rmdir"\],"warnings":\[.*\],"lsm_cgroup":{"hook_slots":[0-9]*,"slots_taken":\([0-9]*\|null\),"slots_needed":8,"slots_held":[0-9]*,"fits":\(true\|false\)},"backend":"\(cgroup\|global\)","backend_why":".*"}$' -- \
 	check -j loader/examples/confine-shell.yaml
 printf 'name: x\nmode: strict\nrules:\n  - files: /a\n    access: [read, fly]\n    action: deny\n  - exec: %s/**\n    action: deny\n' "$PWD/README.md" >"$out/bad2.yaml"
 expect "check: every error, the parser's" 1 "$out/bad2.yaml:2:7: unknown mode 'strict'" -- check "$out/bad2.yaml"
@@ -104,6 +113,9 @@ expect "check -j: the warnings in \"warnings\"" 0 "\"warnings\":\[\"$out/off.yam
 	check -j "$out/off.yaml"
 expect "check: the hooks a policy needs" 0 "^hooks: 4: file_open bprm_check_security ptrace_access_check ptrace_traceme$" -- check "$out/warn.yaml"
 expect "check: whether they fit in lsm_cgroup's hook slots" 0 "^cgroup backend: .*\(fit\|no lsm_cgroup hook slots\)" -- check "$out/warn.yaml"
+expect "check: the backend apply would choose" 0 "^backend: \(cgroup\|global\): " -- check "$out/warn.yaml"
+expect "check --backend global: the backend forced" 0 "^backend: global (--backend global)$" -- \
+	check --backend global "$out/warn.yaml"
 expect "check -j: an error as JSON on stdout" 1 '^{"error":".*bad.yaml:4:20: unknown access .fly. (read, write, exec, create, unlink)"}$' -- check -j "$out/bad.yaml"
 expect "check -p: the same object, indented as bpftool -p" 0 '^    "policy": "confine-shell",$' -- \
 	check -p loader/examples/confine-shell.yaml
@@ -123,6 +135,14 @@ expect "--version" 0 "^lsmctl .* (lsm-lab)$" -- --version
 expect "probe --help gives its exit statuses" 0 "3 only the global backend" -- probe --help
 expect "probe takes no operands" 2 "probe takes no operands" -- probe x
 expect "probe has -j only" 2 "unknown or misplaced option '-x'" -- probe -x
+
+# make lsmctl asks for lsmctl's packages only, not the lab's (QEMU, ...)
+if make -s -n -B lsmctl 2>&1 | grep -q '^scripts/deps.sh lsmctl$' &&
+	! make -s -n -B lsmctl 2>&1 | grep -q '^scripts/deps.sh$'; then
+	echo "ok - make lsmctl: lsmctl's packages (scripts/deps.sh lsmctl), not the lab's"
+else
+	echo "not ok - make lsmctl: lsmctl's packages (scripts/deps.sh lsmctl), not the lab's"
+fi
 
 # make install and uninstall, into a DESTDIR (nothing is run from there)
 dest=$out/destdir

@@ -755,7 +755,7 @@ static void test_rule_texts(void **state)
 		"network connect family inet6 protocol udp address 2001:db8::/32 ports 53-53 allow",
 		"network connect family inet protocol any address 0.0.0.0/0 ports 0-65535 deny",
 		"network connect family any protocol any address any ports 0-65535 allow",
-		"capability 0x202000 deny",
+		"capability net_raw,sys_admin deny",
 		"ptrace deny",
 		"module_load allow",
 	};

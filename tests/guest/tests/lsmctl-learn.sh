@@ -47,6 +47,7 @@ session() { # session CMD...: run it, printed as a console session would show it
 listen
 session $L learn -o $w/draft.yaml --backend $backend -- $w/work.sh
 rc=$?
+cp $w/session.out $w/learn.out
 [ $rc -eq 0 ] && [ -s $w/draft.yaml ] && ok "learn wrote a draft" || not_ok "learn wrote a draft" "status $rc"
 grep -q "^lsmctl learn: $w/work.sh exited 0;" $w/session.out &&
 	ok "learn: the script ran to the end under the learning policy" ||
@@ -69,6 +70,13 @@ grep -A3 "^  - network: connect$" $w/draft.yaml | grep -q "cidr: \"127.0.0.1/32\
 grep -q "^  - ptrace: deny$" $w/draft.yaml && ok "the draft denies ptrace, unused" || not_ok "the draft denies ptrace, unused"
 grep -q "secret" $w/draft.yaml && not_ok "the draft says nothing of secret.txt" || ok "the draft says nothing of secret.txt"
 
+grep -q "by .*lsmctl" $w/draft.yaml &&
+	not_ok "the draft credits nothing to lsmctl (the script's exec is the script's)" \
+		"$(grep "by .*lsmctl" $w/draft.yaml)" ||
+	ok "the draft credits nothing to lsmctl (the script's exec is the script's)"
+grep -q "?" $w/draft.yaml && not_ok "no '?' in the draft" "$(grep "?" $w/draft.yaml)" ||
+	ok "no '?' in the draft"
+rules=$(sed -n 's/^lsmctl learn: .*; \([0-9][0-9]*\) rule(s) in .*/\1/p' $w/learn.out)
 session $L check $w/draft.yaml
 rc=$?
 [ $rc -eq 0 ] && ok "lsmctl check: the draft is valid" || not_ok "lsmctl check: the draft is valid" "status $rc"
@@ -78,6 +86,9 @@ app=/sys/fs/cgroup/ln-$backend-app
 mkdir -p $app
 session $L apply $w/draft.yaml --cgroup $app --backend $backend
 rc=$?
+applied=$(sed -n "s/^applied .*, \([0-9]*\) rule(s), .*/\1/p" $w/session.out)
+[ -n "$rules" ] && [ "$rules" = "$applied" ] &&
+	ok "learn's rule count is apply's ($rules)" || not_ok "learn's rule count is apply's" "learn $rules, apply $applied"
 [ $rc -eq 0 ] && ok "the draft applies" || not_ok "the draft applies" "status $rc"
 listen
 session in_cg $app $w/work.sh
@@ -121,4 +132,26 @@ out=$($L learn --backend $backend --cgroup $cg --timeout 1 2>&1)
 	not_ok "learn --cgroup refuses a cgroup with a policy" "$out"
 $L show $cg | grep -q "learned-work.sh" && ok "and leaves that policy as it was" || not_ok "and leaves that policy as it was"
 $L detach --cgroup $cg >/dev/null
+
+# learning nothing is not success: no program, no event; no draft either way
+rm -f $w/none.yaml
+$L learn -o $w/none.yaml --backend $backend -- $w/no-such-program >$w/session.out 2>&1
+rc=$?
+sed 's/^/# /' $w/session.out
+[ $rc -eq 5 ] && grep -q "no-such-program: No such file or directory: it did not start" $w/session.out &&
+	[ ! -e $w/none.yaml ] &&
+	ok "learn of a missing program: exit 5, it did not start, no draft" ||
+	not_ok "learn of a missing program: exit 5, it did not start, no draft" "status $rc"
+grep -q "/tmp/lsmctl-learn-" $w/session.out && not_ok "learn's errors name no deleted temporary file" ||
+	ok "learn's errors name no deleted temporary file"
+$L learn -o $w/none.yaml --backend $backend --cgroup $cg --timeout 2 >$w/session.out 2>&1
+rc=$?
+sed 's/^/# /' $w/session.out
+[ $rc -eq 5 ] && grep -q "has no task now" $w/session.out && grep -q "is it idle" $w/session.out &&
+	[ ! -e $w/none.yaml ] &&
+	ok "learn --cgroup of an idle cgroup: warned, exit 5, no draft" ||
+	not_ok "learn --cgroup of an idle cgroup: warned, exit 5, no draft" "status $rc"
+[ -z "$($L list | grep " /ln-$backend ")" ] && ok "learn that learnt nothing: its policy is detached after" ||
+	not_ok "learn that learnt nothing: its policy is detached after"
+# the control: the same cgroup with a task that works is learnt (above, draft3)
 rmdir $cg $ctl

@@ -95,7 +95,7 @@ taken() { $L probe -j | sed -n 's/.*"slots_taken":\([0-9]*\).*/\1/p'; }
 before=$(taken) links_before=$(links)
 mkdir -p $cg
 printf 'name: probe\nself_protection: off\nrules:\n  - ptrace: deny\n' >/tmp/probe.yaml
-check "apply a ptrace rule (2 hooks) on the cgroup backend" $L apply /tmp/probe.yaml --cgroup $cg
+check "apply a ptrace rule (2 hooks) on the cgroup backend" $L apply /tmp/probe.yaml --cgroup $cg --backend cgroup
 # the control of "no BPF link left" where BPF LSM is not active
 links_now=$(links)
 [ "$links_now" -gt "$links_before" ] && ok "apply made BPF links ($links_before, then $links_now)" ||

@@ -63,9 +63,9 @@ echo "$out" | grep -q "^hooks: 7: file_open bprm_check_security ptrace_access_ch
 	ok "check: the hooks the policy needs" || not_ok "check: the hooks the policy needs"
 slots=$($L probe -j | sed -n 's/.*"hook_slots":\([0-9]*\).*/\1/p')
 if [ "${slots:-0}" -gt 0 ]; then
-	echo "$out" | grep -q "^cgroup backend: 7 hook slot(s), .*this kernel has $slots, [0-9]* taken: fits$" &&
-		ok "check: they fit in this kernel's $slots lsm_cgroup hook slots" ||
-		not_ok "check: they fit in this kernel's $slots lsm_cgroup hook slots"
+	echo "$out" | grep -q "^cgroup backend: 9 hook slot(s), .*this kernel has $slots, [0-9]* taken: fits$" &&
+		ok "check: they fit in this kernel's $slots lsm_cgroup hook slots, refusal hooks counted" ||
+		not_ok "check: they fit in this kernel's $slots lsm_cgroup hook slots, refusal hooks counted"
 fi
 json_ok "check -j" lsm_cgroup "$($L check -j /tmp/wf-bad.yaml)"
 
@@ -86,6 +86,13 @@ out=$($L diff -j /tmp/wf-a.yaml --cgroup $cg 2>&1)
 json_ok "diff -j" added "$out"
 echo "$out" | grep -q '"added":\[\],"removed":\[\]' && ok "diff -j of the applied file: nothing added or removed" ||
 	not_ok "diff -j of the applied file: nothing added or removed" "$out"
+echo "$out" | grep -q '"hooks_added":\[\],"hooks_removed":\[\]' &&
+	ok "diff -j of the applied file: no hook added or removed (refusal hooks counted)" ||
+	not_ok "diff -j of the applied file: no hook added or removed (refusal hooks counted)" "$out"
+out=$($L apply --dry-run /tmp/wf-a.yaml --cgroup $cg --backend $backend 2>&1)
+echo "$out" | grep -q "^hooks \(added\|removed\)" &&
+	not_ok "apply --dry-run of the applied file: no hook said added or removed" "$out" ||
+	ok "apply --dry-run of the applied file: no hook said added or removed"
 [ "$(pins)" = "$before" ] && ok "diff changed no pin" || not_ok "diff changed no pin"
 
 # apply --dry-run: the same report, nothing applied
@@ -96,6 +103,23 @@ rc=$?
 	not_ok "apply --dry-run says what would change" "status $rc: $out"
 [ "$(pins)" = "$before" ] && ok "apply --dry-run changed no pin" || not_ok "apply --dry-run changed no pin"
 $L show $cg | grep -q "wf-a" && ok "wf-a is still the policy shown" || not_ok "wf-a is still the policy shown"
+# inside the subtree (wf-a's self-protection): a dry run changes nothing and
+# is allowed; detach is refused, saying it is self-protection
+out=$(in_cg $cg "$L apply --dry-run /tmp/wf-b.yaml --cgroup $cg --backend $backend" 2>&1)
+rc=$?
+echo "$out" | sed 's/^/# inside: /'
+[ $rc -eq 0 ] && echo "$out" | grep -q "^dry run: nothing was changed" &&
+	echo "$out" | grep -q "warning: apply would be refused: self-protection on" &&
+	ok "inside: apply --dry-run is allowed, says what would change and that apply would be refused" ||
+	not_ok "inside: apply --dry-run is allowed, says what would change and that apply would be refused" \
+		"status $rc"
+out=$(in_cg $cg "$L detach --cgroup $cg" 2>&1)
+rc=$?
+echo "$out" | sed 's/^/# inside: /'
+[ $rc -ne 0 ] && echo "$out" | grep -q "self-protection" && echo "$out" | grep -q "from outside" &&
+	ok "inside: detach is refused, saying self-protection refuses it from inside" ||
+	not_ok "inside: detach is refused, saying self-protection refuses it from inside" "status $rc"
+[ "$(pins)" = "$before" ] && ok "inside: nothing changed" || not_ok "inside: nothing changed"
 expect_eperm "the applied policy still denies reading wf-secret" "cat /tmp/wf-secret"
 in_cg $cg "cat /tmp/wf-other" >/dev/null 2>&1 && ok "and still lets wf-other be read (wf-b's rule not applied)" ||
 	not_ok "and still lets wf-other be read (wf-b's rule not applied)"
