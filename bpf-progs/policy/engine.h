@@ -108,7 +108,8 @@ enum lab_hook {
 	X(task_prlimit)			\
 	X(path_notify)			\
 	X(socket_setsockopt)		\
-	X(netlink_send)
+	X(netlink_send)			\
+	X(socket_create)
 
 #define LAB_GUARD_ENUM(hook)	LAB_GUARD_##hook,
 enum lab_guard_hook {

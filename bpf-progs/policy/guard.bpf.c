@@ -983,6 +983,18 @@ GUARD_PROG(socket_setsockopt, struct socket *sock, int level, int optname)
 			return 0;
 		return guard_deny(LAB_GUARD_socket_setsockopt, (__u32)optname, NULL);
 	}
+	/*
+	 * A packet socket of the machine's namespace (one made outside, or
+	 * before the task was confined: socket_create refuses it inside)
+	 * joins an outside capture's fanout group and takes its share of
+	 * the traffic, or replaces the group's steering program.
+	 */
+	if (level == SOL_PACKET) {
+		if ((optname != PACKET_FANOUT && optname != PACKET_FANOUT_DATA) ||
+		    !in_init_net(sock->sk))
+			return 0;
+		return guard_deny(LAB_GUARD_socket_setsockopt, (__u32)optname, NULL);
+	}
 	if (level != SOL_IP && level != SOL_IPV6)
 		return 0;
 	if (optname != 64 && optname != 65 &&
@@ -1089,4 +1101,35 @@ GUARD_PROG(netlink_send, struct sock *sk, struct sk_buff *skb)
 	}
 	/* more messages than read, or one that could not be read */
 	return guard_deny(LAB_GUARD_netlink_send, 0, NULL);
+}
+
+/*
+ * Capture of the machine's traffic: a packet socket (AF_PACKET, and
+ * SOCK_PACKET, which the kernel makes one before this hook) in init_net
+ * reads every frame of every interface, other tasks' connections
+ * included; a raw inet socket reads every datagram of its protocol the
+ * machine receives (IPPROTO_TCP: every TCP segment to any local port).
+ * Refused in init_net; kept: IPPROTO_RAW, which only sends (iptables'
+ * sockopts), and ICMP (ping), whose raw sockets read ICMP only. In a
+ * network namespace of its own, all of these see its own traffic and
+ * stay open. The kernel's own sockets (@kern) pass.
+ */
+GUARD_PROG(socket_create, int family, int type, int protocol, int kern)
+{
+	struct task_struct *task;
+
+	if (kern)
+		return 0;
+	if (family == AF_INET || family == AF_INET6) {
+		if ((type & 0xf) != SOCK_RAW || protocol == IPPROTO_RAW ||
+		    (family == AF_INET && protocol == IPPROTO_ICMP) ||
+		    (family == AF_INET6 && protocol == LAB_IPPROTO_ICMPV6))
+			return 0;
+	} else if (family != AF_PACKET) {
+		return 0;
+	}
+	task = bpf_get_current_task_btf();
+	if (BPF_CORE_READ(task, nsproxy, net_ns, net_cookie) != INIT_NET_COOKIE)
+		return 0;
+	return guard_deny(LAB_GUARD_socket_create, (__u32)family, NULL);
 }

@@ -14,6 +14,11 @@
 #define AF_UNSPEC		0
 #define AF_INET			2
 #define AF_INET6		10
+#define AF_PACKET		17
+#define SOL_PACKET		263
+#define PACKET_FANOUT		18	/* join a capture's fanout group */
+#define PACKET_FANOUT_DATA	22	/* replace the group's steering program */
+#define LAB_IPPROTO_ICMPV6	58	/* a #define in uapi/linux/in6.h, not in BTF */
 #define SOL_IP			0
 #define SOL_SOCKET		1
 #define SO_REUSEADDR		2

@@ -49,6 +49,10 @@
  *   sp-probe fioasync PID CGROUP  a socket's owner set to PID (0: this process)
  *                              here, then this process moved to CGROUP, then
  *                              ioctl(FIOASYNC) and a write (SIGIO to PID)
+ *   sp-probe packet            socket(AF_PACKET, SOCK_RAW, ETH_P_ALL): capture
+ *   sp-probe raw PROTO         socket(AF_INET, SOCK_RAW, PROTO)
+ *   sp-probe fanout CGROUP     a packet socket made here, then this process
+ *                              moved to CGROUP, then setsockopt(PACKET_FANOUT)
  *
  * SIGIO is ignored here, so that an owner set to this process survives.
  */
@@ -58,6 +62,8 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <linux/audit.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
 #include <linux/mount.h>
 #include <linux/net_namespace.h>
 #include <linux/netlink.h>
@@ -547,6 +553,42 @@ static int fioasync(pid_t pid, const char *cgroup)
 	return rc;
 }
 
+static int raw_socket(int family, int type, int proto)
+{
+	return fd_result(socket(family, type | SOCK_CLOEXEC, proto));
+}
+
+/* Move this process into @cgroup (a path to its folder). */
+static int move_to(const char *cgroup)
+{
+	char path[4096], me[32];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cgroup);
+	snprintf(me, sizeof(me), "%d", (int)getpid());
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, me, strlen(me)) < 0) {
+		fprintf(stderr, "sp-probe: cannot move into %s: %s\n", cgroup, strerror(errno));
+		return EINVAL;
+	}
+	close(fd);
+	return 0;
+}
+
+static int fanout(const char *cgroup)
+{
+	int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(ETH_P_ALL));
+	int arg = (getpid() & 0xffff) | PACKET_FANOUT_HASH << 16, err;
+
+	if (fd < 0)
+		return errno;
+	err = move_to(cgroup);
+	if (!err && setsockopt(fd, SOL_PACKET, PACKET_FANOUT, &arg, sizeof(arg)))
+		err = errno;
+	close(fd);
+	return err;
+}
+
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "";
@@ -614,13 +656,20 @@ int main(int argc, char **argv)
 		err = newnsid(atoi(arg));
 	else if (argc == 4 && !strcmp(what, "fioasync"))
 		err = fioasync(atoi(arg), argv[3]);
+	else if (argc == 2 && !strcmp(what, "packet"))
+		err = raw_socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
+	else if (argc == 3 && !strcmp(what, "raw"))
+		err = raw_socket(AF_INET, SOCK_RAW, atoi(arg));
+	else if (argc == 3 && !strcmp(what, "fanout"))
+		err = fanout(arg);
 	else {
 		fprintf(stderr, "usage: sp-probe objget|objget-ro|mapid-rw|flock PATH | "
 			"setown|setown-ex|fiosetown|perf|prlimit PID | tty-async | tiocsti | cad-on | "
 			"socket FAMILY | fsopen | open-tree|mount-setattr DIR | flood N PATH | "
 			"pivot-root NEW OLD | tiocsctty-hi | lease PATH | mount-setattr-hi DIR | "
 			"rtnl-addr add|del | rtnl-getlink | rtnl-batch | mtu get|set | ipt-replace | "
-			"audit get|set | nl-send PROTO GROUP | newnsid PID | fioasync PID CGROUP\n");
+			"audit get|set | nl-send PROTO GROUP | newnsid PID | fioasync PID CGROUP | "
+			"packet | raw PROTO | fanout CGROUP\n");
 		return 2;
 	}
 	printf("sp-probe: %s %s: %s\n", what, arg, err ? strerror(err) : "ok");

@@ -333,6 +333,22 @@ check "in a network namespace of its own, the same multicast works inside" \
 	in_cg $cg "unshare -n $P nl-send 2 1"
 check "and the same uevent multicast" in_cg $cg "unshare -n $P nl-send 15 1"
 
+# capture of the machine's traffic: packet sockets, raw inet sockets
+# (a raw TCP socket reads every TCP segment the machine receives), and
+# joining an outside capture's fanout group with a packet socket made outside
+held "a packet socket (AF_PACKET, ETH_P_ALL) in init_net" "$P packet"
+held "a raw TCP socket in init_net" "$P raw 6"
+check "a raw ICMP socket (ping's) still works inside" in_cg $cg "$P raw 1"
+check "a raw IPPROTO_RAW socket (send only: iptables') still works inside" in_cg $cg "$P raw 255"
+check "in a network namespace of its own, a packet socket works inside" \
+	in_cg $cg "unshare -n $P packet"
+check "and a raw TCP socket" in_cg $cg "unshare -n $P raw 6"
+check "control: PACKET_FANOUT on a packet socket made outside, then moved to $ctl" \
+	$P fanout $ctl
+$P fanout $cg >$lab_out 2>&1
+says_eperm $lab_out && ok "held: PACKET_FANOUT on a packet socket made outside (EPERM)" ||
+	not_ok "held: PACKET_FANOUT on a packet socket made outside" "no EPERM: $(cat $lab_out)"
+
 # audit's settings are the machine's from any network namespace
 # (failure=2 with a rate limit panics it, enabled=2 locks them till reboot):
 # CAP_AUDIT_CONTROL, which AUDIT_GET needs as AUDIT_SET does
