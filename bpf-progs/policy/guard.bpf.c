@@ -267,12 +267,53 @@ GUARD_PROG(bpf, int cmd, union bpf_attr *attr, unsigned int size)
 	return guard_deny(LAB_GUARD_bpf, cmd, NULL);
 }
 
+/*
+ * clone3()'s two CAP_SYS_ADMIN checks told apart: copy_namespaces()'s,
+ * for new namespaces, asked once, and alloc_pid()'s for each pid
+ * set_tid names (CAP_SYS_ADMIN, then CAP_CHECKPOINT_RESTORE, of the
+ * user namespace owning that level's pid namespace). task_alloc runs
+ * before both and knows the flags the kernel acts on: it notes, on the
+ * calling thread, that the next CAP_SYS_ADMIN asked of init_user_ns is
+ * the namespaces' check. With CLONE_NEWUSER that check is asked of the
+ * new user namespace, which is the task's own: nothing is noted.
+ */
+#define CLONE_NS_CHECKED	(CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID | \
+				 CLONE_NEWNET | CLONE_NEWCGROUP | CLONE_NEWTIME)
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, __u32);
+} clone_ns SEC(".maps");
+
 /* clone3(CLONE_INTO_CGROUP) starts a task in a cgroup of the caller's choosing. */
 GUARD_PROG(task_alloc, struct task_struct *task, unsigned long clone_flags)
 {
-	if (!(clone_flags & CLONE_INTO_CGROUP))
+	struct task_struct *cur;
+	__u32 *pending;
+	int ns;
+
+	if (clone_flags & CLONE_INTO_CGROUP)
+		return guard_deny(LAB_GUARD_task_alloc, 0, NULL);
+	ns = (clone_flags & CLONE_NS_CHECKED) && !(clone_flags & CLONE_NEWUSER);
+	cur = bpf_get_current_task_btf();
+	pending = bpf_task_storage_get(&clone_ns, cur, 0,
+				       ns ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+	if (pending)
+		*pending = ns;
+	return 0;
+}
+
+/* Is this CAP_SYS_ADMIN check clone3's for new namespaces (task_alloc)? */
+static __always_inline int clone_ns_check(void)
+{
+	__u32 *pending = bpf_task_storage_get(&clone_ns, bpf_get_current_task_btf(), 0, 0);
+
+	if (!pending || !*pending)
 		return 0;
-	return guard_deny(LAB_GUARD_task_alloc, 0, NULL);
+	*pending = 0;
+	return 1;
 }
 
 /*
@@ -840,11 +881,15 @@ GUARD_PROG(move_mount, const struct path *from_path, const struct path *to_path)
  * in the rules (files: the DAC and ownership ones, MKNOD, LEASE,
  * LINUX_IMMUTABLE; tasks: KILL, SYS_PTRACE; the network: NET_*; its
  * credentials: SETUID, SETGID, SETPCAP, SETFCAP; SYS_CHROOT, IPC_*,
- * AUDIT_WRITE (a record as itself), CHECKPOINT_RESTORE). Every other
+ * AUDIT_WRITE (a record as itself)). Every other
  * one is the machine's: modules, raw I/O, reboot, the clock and alarms,
  * accounting, scheduling and resource reserves, the console and the
  * kernel's log, audit's settings and log, other LSMs' policies,
- * perf and BPF, suspend, and any capability 6.1 does not know.
+ * perf and BPF, suspend, CHECKPOINT_RESTORE (clone3's set_tid and
+ * ns_last_pid pick a pid in the machine's pid namespace, PR_SET_MM
+ * rewrites what /proc says the task runs, map_files), and any
+ * capability 6.1 does not know. In a user namespace of its own (and
+ * so in a pid namespace that namespace owns) it keeps them.
  */
 #define CAPS_OF_ITS_OWN							\
 	(BIT_ULL(CAP_CHOWN) | BIT_ULL(CAP_DAC_OVERRIDE) |		\
@@ -856,8 +901,7 @@ GUARD_PROG(move_mount, const struct path *from_path, const struct path *to_path)
 	 BIT_ULL(CAP_NET_RAW) | BIT_ULL(CAP_IPC_LOCK) |			\
 	 BIT_ULL(CAP_IPC_OWNER) | BIT_ULL(CAP_SYS_CHROOT) |		\
 	 BIT_ULL(CAP_SYS_PTRACE) | BIT_ULL(CAP_MKNOD) | BIT_ULL(CAP_LEASE) |	\
-	 BIT_ULL(CAP_AUDIT_WRITE) | BIT_ULL(CAP_SETFCAP) |		\
-	 BIT_ULL(CAP_CHECKPOINT_RESTORE))
+	 BIT_ULL(CAP_AUDIT_WRITE) | BIT_ULL(CAP_SETFCAP))
 
 /* The machine's in every user namespace: the kernel asks them of init_user_ns only. */
 #define CAPS_OF_THE_MACHINE						\
@@ -877,18 +921,34 @@ GUARD_PROG(move_mount, const struct path *from_path, const struct path *to_path)
  * keyrings, the new mount API (mount_api.bpf.h), and calls not known
  * here.
  */
+#define PR_SET_MM	35
+
+/* The current system call's first argument (x86-64's calls: current_syscall()). */
+static __always_inline unsigned long current_arg0(void)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+
+	return BPF_CORE_READ(regs, di);
+}
+
 static __always_inline int sys_admin_allowed(long nr)
 {
 	struct task_struct *task;
 
 	switch (nr) {
+	case NR_CLONE3:
+		/* new namespaces, not set_tid's pids (clone_ns_check) */
+		return clone_ns_check();
+	case NR_PRCTL:
+		/* seccomp filters without no_new_privs; not PR_SET_MM's exe and layout */
+		return current_arg0() != PR_SET_MM;
 	case NR_READ: case NR_WRITE: case NR_OPEN: case NR_IOCTL: case NR_PREAD64:
 	case NR_PWRITE64: case NR_READV: case NR_WRITEV: case NR_SENDTO: case NR_SENDMSG:
 	case NR_SETSOCKOPT: case NR_CLONE: case NR_FORK: case NR_VFORK: case NR_FCNTL:
-	case NR_PTRACE: case NR_PRCTL: case NR_MOUNT: case NR_UMOUNT2: case NR_OPENAT:
+	case NR_PTRACE: case NR_MOUNT: case NR_UMOUNT2: case NR_OPENAT:
 	case NR_UNSHARE: case NR_PERF_EVENT_OPEN: case NR_FANOTIFY_INIT:
 	case NR_FANOTIFY_MARK: case NR_SENDMMSG: case NR_SETNS: case NR_SECCOMP:
-	case NR_BPF: case NR_MOVE_MOUNT: case NR_CLONE3: case NR_OPENAT2:
+	case NR_BPF: case NR_MOVE_MOUNT: case NR_OPENAT2:
 		return 1;
 	case NR_SETHOSTNAME:
 	case NR_SETDOMAINNAME:

@@ -135,6 +135,14 @@
 
 /* uapi/linux/sched.h, uapi/linux/bpf.h, linux/security.h, linux/fsnotify_backend.h */
 #define CLONE_INTO_CGROUP	0x200000000ULL
+#define CLONE_NEWTIME		0x00000080
+#define CLONE_NEWNS		0x00020000
+#define CLONE_NEWCGROUP		0x02000000
+#define CLONE_NEWUTS		0x04000000
+#define CLONE_NEWIPC		0x08000000
+#define CLONE_NEWUSER		0x10000000
+#define CLONE_NEWPID		0x20000000
+#define CLONE_NEWNET		0x40000000
 #define BPF_F_RDONLY		(1U << 3)
 #define LSM_PRLIMIT_WRITE	2
 #define FS_PERM_EVENTS		0x00070000	/* FS_OPEN_PERM, FS_ACCESS_PERM, FS_OPEN_EXEC_PERM */

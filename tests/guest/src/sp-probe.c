@@ -53,6 +53,12 @@
  *   sp-probe raw PROTO         socket(AF_INET, SOCK_RAW, PROTO)
  *   sp-probe fanout CGROUP     a packet socket made here, then this process
  *                              moved to CGROUP, then setsockopt(PACKET_FANOUT)
+ *   sp-probe set-tid           clone3() with set_tid naming a free pid (the
+ *                              first one 50 above this process's with none);
+ *                              ok when the child got it
+ *   sp-probe clone3-newpid     clone3(CLONE_NEWPID), no set_tid: a pid namespace
+ *   sp-probe set-tid-newpid    clone3(CLONE_NEWPID) with set_tid 1 there and
+ *                              a free pid here
  *
  * SIGIO is ignored here, so that an owner set to this process survives.
  */
@@ -64,6 +70,7 @@
 #include <linux/audit.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
+#include <linux/sched.h>
 #include <linux/mount.h>
 #include <linux/net_namespace.h>
 #include <linux/netlink.h>
@@ -589,6 +596,33 @@ static int fanout(const char *cgroup)
 	return err;
 }
 
+/* clone3(@flags); @ntid pids by set_tid (0: none): 1 in a new pid namespace, then a free one */
+static int set_tid(__u64 flags, int ntid)
+{
+	pid_t want = getpid() + 50, got, tids[2];
+	struct clone_args args = { .flags = flags };
+	int status;
+
+	while (!kill(want, 0) || errno != ESRCH)
+		want++;
+	tids[0] = ntid == 2 ? 1 : want;
+	tids[1] = want;
+	args.exit_signal = SIGCHLD;
+	args.set_tid = ntid ? (__u64)(unsigned long)tids : 0;
+	args.set_tid_size = ntid;
+	got = syscall(SYS_clone3, &args, sizeof(args));
+	if (got < 0)
+		return errno;
+	if (!got)
+		_exit(0);
+	waitpid(got, &status, 0);
+	if (ntid && got != want) {
+		fprintf(stderr, "sp-probe: set_tid asked %d, got %d\n", (int)want, (int)got);
+		return EINVAL;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "";
@@ -662,6 +696,12 @@ int main(int argc, char **argv)
 		err = raw_socket(AF_INET, SOCK_RAW, atoi(arg));
 	else if (argc == 3 && !strcmp(what, "fanout"))
 		err = fanout(arg);
+	else if (argc == 2 && !strcmp(what, "set-tid"))
+		err = set_tid(0, 1);
+	else if (argc == 2 && !strcmp(what, "clone3-newpid"))
+		err = set_tid(CLONE_NEWPID, 0);
+	else if (argc == 2 && !strcmp(what, "set-tid-newpid"))
+		err = set_tid(CLONE_NEWPID, 2);
 	else {
 		fprintf(stderr, "usage: sp-probe objget|objget-ro|mapid-rw|flock PATH | "
 			"setown|setown-ex|fiosetown|perf|prlimit PID | tty-async | tiocsti | cad-on | "
@@ -669,7 +709,7 @@ int main(int argc, char **argv)
 			"pivot-root NEW OLD | tiocsctty-hi | lease PATH | mount-setattr-hi DIR | "
 			"rtnl-addr add|del | rtnl-getlink | rtnl-batch | mtu get|set | ipt-replace | "
 			"audit get|set | nl-send PROTO GROUP | newnsid PID | fioasync PID CGROUP | "
-			"packet | raw PROTO | fanout CGROUP\n");
+			"packet | raw PROTO | fanout CGROUP | set-tid | clone3-newpid | set-tid-newpid\n");
 		return 2;
 	}
 	printf("sp-probe: %s %s: %s\n", what, arg, err ? strerror(err) : "ok");

@@ -277,6 +277,19 @@ if unshare -u true 2>/dev/null; then
 else
 	skip "in a UTS namespace of its own, sethostname works" "no UTS namespaces in this kernel"
 fi
+# pids of its choosing: clone3's set_tid in the machine's pid namespace
+# (CAP_SYS_ADMIN, then CAP_CHECKPOINT_RESTORE, of init_user_ns); in a pid
+# namespace a user namespace of its own owns, its own
+held "clone3's set_tid: a pid of its choosing in the machine's pid namespace" "$P set-tid"
+if unshare -Urpf true 2>/dev/null; then
+	check "in a user and pid namespace of its own (unshare -Urpf), set_tid works inside" \
+		in_cg $cg "unshare -Urpf $P set-tid"
+else
+	skip "set_tid in a user and pid namespace of its own" "no unshare -Urpf here"
+fi
+check "clone3 with CLONE_NEWPID (its namespaces' CAP_SYS_ADMIN) still works inside" \
+	in_cg $cg "$P clone3-newpid"
+held "clone3 with CLONE_NEWPID and set_tid (a pid there, and one here)" "$P set-tid-newpid"
 held "raise its own cgroup's limit (cgroup.max.descendants)" "echo max >$cg/cgroup.max.descendants"
 check "limits below its cgroup are still its own" in_cg $cg "echo max >$cg/inner/cgroup.max.descendants"
 held "open a sysfs file for writing (/sys/bus/pci/rescan)" "exec 3>>/sys/bus/pci/rescan"
