@@ -89,8 +89,10 @@ static __always_inline int chardev_allowed(dev_t rdev, unsigned int mode)
 		       minor == RANDOM_MINOR || minor == URANDOM_MINOR ||
 		       (minor == KMSG_MINOR && !(mode & FMODE_WRITE));
 	case TTY_MAJOR:			/* virtual consoles, serial ports */
-	case TTYAUX_MAJOR:		/* /dev/tty, /dev/console, /dev/ptmx */
 		return 1;
+	case TTYAUX_MAJOR:
+		/* /dev/tty, /dev/console, /dev/ptmx; not 5:3, ttyprintk (the kernel's log) */
+		return minor <= 2;
 	}
 	/* pty masters and slaves */
 	return major >= UNIX98_PTY_MASTER_MAJOR && major < UNIX98_PTY_SLAVE_MAJOR + 8;

@@ -301,6 +301,12 @@ if [ -c /dev/cpu_dma_latency ]; then
 else
 	skip "open /dev/cpu_dma_latency by a node of its own" "no such device in this kernel"
 fi
+# 5:3 is ttyprintk (lines in the kernel's log); 5:0-2 are /dev/tty, console, ptmx
+mknod /tmp/sp/tp c 5 3 2>/dev/null
+in_cg $ctl "exec 3>/tmp/sp/tp" >$lab_out 2>&1
+says_eperm $lab_out && not_ok "control: opening 5:3 gets past the LSM in $ctl" "$(cat $lab_out)" ||
+	ok "control: opening 5:3 gets past the LSM in $ctl (the kernel answers: $(head -c 100 $lab_out))"
+expect_eperm "open /dev/ttyprintk (5:3) by a node of its own (the kernel's log)" "exec 3>/tmp/sp/tp"
 check "read /dev/kmsg, /dev/urandom, write /dev/null, /dev/full, open /dev/tty's kin" \
 	in_cg $cg "exec 3</dev/kmsg 4</dev/urandom 5>/dev/null 6>/dev/full 7<>/dev/ptmx"
 held "open securityfs' lockdown for writing" "exec 3>>/sys/kernel/security/lockdown"
