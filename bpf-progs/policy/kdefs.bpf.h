@@ -80,18 +80,7 @@
 
 /* uapi/linux/magic.h */
 #define BPF_FS_MAGIC		0xcafe4a11
-#define CGROUP_SUPER_MAGIC	0x27e0eb
 #define CGROUP2_SUPER_MAGIC	0x63677270
-#define BINFMTFS_MAGIC		0x42494e4d
-#define SYSFS_MAGIC		0x62656572
-#define SECURITYFS_MAGIC	0x73636673
-#define CONFIGFS_MAGIC		0x62656570
-#define DEBUGFS_MAGIC		0x64626720
-#define TRACEFS_MAGIC		0x74726163
-#define SELINUX_MAGIC		0xf97cff8c
-#define SMACK_MAGIC		0x43415d53
-#define EFIVARFS_MAGIC		0xde5e81e4
-#define PSTOREFS_MAGIC		0x6165676C
 #define PROC_SUPER_MAGIC	0x9fa0
 
 /* uapi/linux/capability.h, linux/security.h */

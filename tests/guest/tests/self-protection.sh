@@ -310,6 +310,33 @@ expect_eperm "open /dev/ttyprintk (5:3) by a node of its own (the kernel's log)"
 check "read /dev/kmsg, /dev/urandom, write /dev/null, /dev/full, open /dev/tty's kin" \
 	in_cg $cg "exec 3</dev/kmsg 4</dev/urandom 5>/dev/null 6>/dev/full 7<>/dev/ptmx"
 held "open securityfs' lockdown for writing" "exec 3>>/sys/kernel/security/lockdown"
+# writes on file systems by allow-list (self.bpf.h, fs_writable): an
+# overlay's files are files; fusectl's are a FUSE connection's knobs
+mkdir -p /tmp/sp/ov/l /tmp/sp/ov/u /tmp/sp/ov/w /tmp/sp/ov/m
+if mount -t overlay overlay -o lowerdir=/tmp/sp/ov/l,upperdir=/tmp/sp/ov/u,workdir=/tmp/sp/ov/w \
+	/tmp/sp/ov/m 2>/dev/null; then
+	check "write a file on an overlay mounted outside still works inside" \
+		in_cg $cg "echo x >/tmp/sp/ov/m/f"
+	umount /tmp/sp/ov/m
+else
+	skip "write a file on an overlay" "no overlayfs in this kernel"
+fi
+fc=/sys/fs/fuse/connections
+modprobe fuse 2>/dev/null
+[ -d $fc ] && ! mountpoint -q $fc && mount -t fusectl none $fc 2>/dev/null
+mkdir -p /tmp/sp/fuse
+# a FUSE mount with no daemon: its connection is all fusectl needs
+if [ -c /dev/fuse ] && mountpoint -q $fc && exec 9<>/dev/fuse &&
+	mount -t fuse -o fd=9,rootmode=40000,user_id=0,group_id=0 sp /tmp/sp/fuse 2>/dev/null; then
+	c=$fc/$(ls $fc | tail -1)
+	held "write a FUSE connection's max_background (fusectl)" \
+		"echo \$(cat $c/max_background) >$c/max_background"
+	echo 1 >$c/abort
+	umount -l /tmp/sp/fuse
+	exec 9<&-
+else
+	skip "write fusectl's files" "no FUSE in this kernel"
+fi
 blk=$(cat /sys/block/*/dev 2>/dev/null | head -1)
 if [ -n "$blk" ]; then
 	held "open a block device by a node of its own ($blk)" \
