@@ -911,12 +911,13 @@ GUARD_PROG(move_mount, const struct path *from_path, const struct path *to_path)
 /*
  * CAP_SYS_ADMIN, by the system call that asks it: namespaces of its
  * own (clone, unshare, setns: entering one outside asks ptrace's check
- * first), calls whose object a guard hook judges (ioctl, fcntl, mount,
+ * first), calls whose object a guard hook judges (ioctl, mount,
  * umount, move_mount, bpf, perf_event_open, fanotify, setsockopt, a
- * netlink message by its send, an open by file_open, a read or write
- * of what was opened), its own process (prctl, seccomp, ptrace's
- * seccomp requests), and the host and domain names of a UTS namespace
- * of its own. Every other call is refused: swapon, quotactl, syslog,
+ * netlink message by its send, a read or write of what was opened), an
+ * open under another's credentials (below), its own process (prctl,
+ * seccomp, ptrace's seccomp requests), and the host and domain names
+ * of a UTS namespace of its own. Every other call is refused: fcntl
+ * (F_SETPIPE_SZ past pipe-user-pages), swapon, quotactl, syslog,
  * madvise's MADV_HWPOISON, ioprio_set, SysV IPC objects of others,
  * keyrings, the new mount API (mount_api.bpf.h), and calls not known
  * here.
@@ -931,24 +932,36 @@ static __always_inline unsigned long current_arg0(void)
 	return BPF_CORE_READ(regs, di);
 }
 
-static __always_inline int sys_admin_allowed(long nr)
+static __always_inline int sys_admin_allowed(long nr, const struct cred *cred)
 {
 	struct task_struct *task;
 
 	switch (nr) {
+	case NR_OPEN:
+	case NR_OPENAT:
+	case NR_OPENAT2:
+		/*
+		 * What an open asks for itself is a limit passed: the
+		 * machine's file-max, a terminal's TIOCEXCL, a FIFO's share
+		 * of pipe-user-pages. Not refused: a check under another's
+		 * credentials (override_creds(): overlayfs' copy-up, as its
+		 * mounter, writes trusted.* xattrs).
+		 */
+		task = bpf_get_current_task_btf();
+		return cred != BPF_CORE_READ(task, real_cred);
 	case NR_CLONE3:
 		/* new namespaces, not set_tid's pids (clone_ns_check) */
 		return clone_ns_check();
 	case NR_PRCTL:
 		/* seccomp filters without no_new_privs; not PR_SET_MM's exe and layout */
 		return current_arg0() != PR_SET_MM;
-	case NR_READ: case NR_WRITE: case NR_OPEN: case NR_IOCTL: case NR_PREAD64:
+	case NR_READ: case NR_WRITE: case NR_IOCTL: case NR_PREAD64:
 	case NR_PWRITE64: case NR_READV: case NR_WRITEV: case NR_SENDTO: case NR_SENDMSG:
-	case NR_SETSOCKOPT: case NR_CLONE: case NR_FORK: case NR_VFORK: case NR_FCNTL:
-	case NR_PTRACE: case NR_MOUNT: case NR_UMOUNT2: case NR_OPENAT:
+	case NR_SETSOCKOPT: case NR_CLONE: case NR_FORK: case NR_VFORK:
+	case NR_PTRACE: case NR_MOUNT: case NR_UMOUNT2:
 	case NR_UNSHARE: case NR_PERF_EVENT_OPEN: case NR_FANOTIFY_INIT:
 	case NR_FANOTIFY_MARK: case NR_SENDMMSG: case NR_SETNS: case NR_SECCOMP:
-	case NR_BPF: case NR_MOVE_MOUNT: case NR_OPENAT2:
+	case NR_BPF: case NR_MOVE_MOUNT:
 		return 1;
 	case NR_SETHOSTNAME:
 	case NR_SETDOMAINNAME:
@@ -972,7 +985,7 @@ GUARD_PROG(capable, const struct cred *cred, struct user_namespace *ns, int cap,
 			return guard(&req);
 		}
 		/* a user namespace of its own: its objects are its own */
-		if (BPF_CORE_READ(ns, level) || sys_admin_allowed(nr))
+		if (BPF_CORE_READ(ns, level) || sys_admin_allowed(nr, cred))
 			return 0;
 		req.number = (__u32)nr;
 	} else if ((unsigned int)cap < 64 && (CAPS_OF_ITS_OWN & BIT_ULL(cap))) {

@@ -59,6 +59,9 @@
  *   sp-probe clone3-newpid     clone3(CLONE_NEWPID), no set_tid: a pid namespace
  *   sp-probe set-tid-newpid    clone3(CLONE_NEWPID) with set_tid 1 there and
  *                              a free pid here
+ *   sp-probe tiocexcl CGROUP   a pty made here, its slave made exclusive
+ *                              (TIOCEXCL), then this process moved to CGROUP
+ *                              and the slave opened again (root's bypass)
  *
  * SIGIO is ignored here, so that an owner set to this process survives.
  */
@@ -596,6 +599,26 @@ static int fanout(const char *cgroup)
 	return err;
 }
 
+static int tiocexcl(const char *cgroup)
+{
+	int m = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC), s, again, err;
+	char *name;
+
+	if (m < 0 || grantpt(m) || unlockpt(m) || !(name = ptsname(m)))
+		return errno;
+	s = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (s < 0 || ioctl(s, TIOCEXCL))
+		return errno;
+	err = move_to(cgroup);
+	if (err)
+		return err;
+	again = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (again < 0)
+		return errno;
+	close(again);
+	return 0;
+}
+
 /* clone3(@flags); @ntid pids by set_tid (0: none): 1 in a new pid namespace, then a free one */
 static int set_tid(__u64 flags, int ntid)
 {
@@ -698,6 +721,8 @@ int main(int argc, char **argv)
 		err = fanout(arg);
 	else if (argc == 2 && !strcmp(what, "set-tid"))
 		err = set_tid(0, 1);
+	else if (argc == 3 && !strcmp(what, "tiocexcl"))
+		err = tiocexcl(arg);
 	else if (argc == 2 && !strcmp(what, "clone3-newpid"))
 		err = set_tid(CLONE_NEWPID, 0);
 	else if (argc == 2 && !strcmp(what, "set-tid-newpid"))
@@ -709,7 +734,7 @@ int main(int argc, char **argv)
 			"pivot-root NEW OLD | tiocsctty-hi | lease PATH | mount-setattr-hi DIR | "
 			"rtnl-addr add|del | rtnl-getlink | rtnl-batch | mtu get|set | ipt-replace | "
 			"audit get|set | nl-send PROTO GROUP | newnsid PID | fioasync PID CGROUP | "
-			"packet | raw PROTO | fanout CGROUP | set-tid | clone3-newpid | set-tid-newpid\n");
+			"packet | raw PROTO | fanout CGROUP | set-tid | clone3-newpid | set-tid-newpid | tiocexcl CGROUP\n");
 		return 2;
 	}
 	printf("sp-probe: %s %s: %s\n", what, arg, err ? strerror(err) : "ok");

@@ -243,6 +243,13 @@ says_eperm $lab_out && ok "held: FIOASYNC on a socket owned by a task outside (E
 	not_ok "held: FIOASYNC on a socket owned by a task outside" "no EPERM: $(cat $lab_out)"
 kill $v
 check "FIOASYNC on a socket it owns itself still works inside" $P fioasync 0 $cg
+# a terminal made exclusive outside (TIOCEXCL): root's CAP_SYS_ADMIN at open
+# passes it, and is the machine's limit, not the task's
+check "control: opening an exclusive pty's slave again works in $ctl (root's bypass)" \
+	$P tiocexcl $ctl
+$P tiocexcl $cg >$lab_out 2>&1
+grep -q "Device or resource busy" $lab_out && ok "held: opening an exclusive pty's slave again (EBUSY)" ||
+	not_ok "held: opening an exclusive pty's slave again" "no EBUSY: $(cat $lab_out)"
 held "O_ASYNC on a terminal (SIGIO to its foreground group)" "$P tty-async"
 held "TIOCSCTTY 0x100000001 (1 to the kernel: steal a terminal)" "$P tiocsctty-hi"
 held "a lease on a file (every other open waits for it)" "$P lease $secret.lease"
