@@ -112,6 +112,7 @@
 #define CAP_AUDIT_WRITE		29
 #define CAP_AUDIT_CONTROL	30	/* audit's settings: the machine's, in any netns */
 #define CAP_SETFCAP		31
+#define CAP_SYSLOG		34
 #define CAP_CHECKPOINT_RESTORE	40
 #define CAP_OPT_NOAUDIT		(1U << 1)
 #define BIT_ULL(n)		(1ULL << (n))

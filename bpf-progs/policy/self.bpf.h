@@ -197,8 +197,10 @@ static __always_inline __u8 self_at_open(struct file *file, struct cgroup **cgro
 	if (magic != PROC_SUPER_MAGIC)
 		return 0;
 	grand = parent->d_parent;
-	if (parent == grand)	/* in /proc itself: sysrq-trigger, mtrr... */
-		return (NAME_IS(d, "kcore") || (mode & FMODE_WRITE)) ? LAB_SELF_DENY : 0;
+	/* in /proc itself: sysrq-trigger, mtrr...; kmsg, whose reads consume the log */
+	if (parent == grand)
+		return (NAME_IS(d, "kcore") || NAME_IS(d, "kmsg") || (mode & FMODE_WRITE)) ?
+		       LAB_SELF_DENY : 0;
 	/* below /proc, writes to its own process's files only (and one sysctl) */
 	if (!(mode & FMODE_WRITE) || NAME_IS(d, "bpf_stats_enabled"))
 		return 0;

@@ -316,6 +316,16 @@ says_eperm $lab_out && not_ok "control: opening 5:3 gets past the LSM in $ctl" "
 expect_eperm "open /dev/ttyprintk (5:3) by a node of its own (the kernel's log)" "exec 3>/tmp/sp/tp"
 check "read /dev/kmsg, /dev/urandom, write /dev/null, /dev/full, open /dev/tty's kin" \
 	in_cg $cg "exec 3</dev/kmsg 4</dev/urandom 5>/dev/null 6>/dev/full 7<>/dev/ptmx"
+# the kernel's log where dmesg_restrict=1: read (syslog(2) READ_ALL,
+# /dev/kmsg), not cleared, and /proc/kmsg (its reads consume the log) not opened
+restrict=$(cat /proc/sys/kernel/dmesg_restrict)
+echo 1 >/proc/sys/kernel/dmesg_restrict
+check "with dmesg_restrict=1, dmesg (syslog(2) READ_ALL) still works inside" \
+	in_cg $cg "dmesg >/dev/null"
+check "and /dev/kmsg opens for reading" in_cg $cg "exec 3</dev/kmsg"
+expect_eperm "dmesg -c (syslog(2) READ_CLEAR: the log cleared)" "dmesg -c >/dev/null"
+held "open /proc/kmsg (its reads consume the log)" "exec 3</proc/kmsg"
+echo $restrict >/proc/sys/kernel/dmesg_restrict
 held "open securityfs' lockdown for writing" "exec 3>>/sys/kernel/security/lockdown"
 # writes on file systems by allow-list (self.bpf.h, fs_writable): an
 # overlay's files are files; fusectl's are a FUSE connection's knobs
