@@ -118,7 +118,8 @@ enum lab_hook {
 	X(shm_shmctl)			\
 	X(sem_alloc_security)		\
 	X(sem_free_security)		\
-	X(sem_semctl)
+	X(sem_semctl)			\
+	X(socket_create)
 
 #define LAB_GUARD_ENUM(hook)	LAB_GUARD_##hook,
 enum lab_guard_hook {

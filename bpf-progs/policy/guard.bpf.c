@@ -286,12 +286,53 @@ GUARD_PROG(bpf, int cmd, union bpf_attr *attr, unsigned int size)
 	return guard_deny(LAB_GUARD_bpf, cmd, NULL);
 }
 
+/*
+ * clone3()'s two CAP_SYS_ADMIN checks told apart: copy_namespaces()'s,
+ * for new namespaces, asked once, and alloc_pid()'s for each pid
+ * set_tid names (CAP_SYS_ADMIN, then CAP_CHECKPOINT_RESTORE, of the
+ * user namespace owning that level's pid namespace). task_alloc runs
+ * before both and knows the flags the kernel acts on: it notes, on the
+ * calling thread, that the next CAP_SYS_ADMIN asked of init_user_ns is
+ * the namespaces' check. With CLONE_NEWUSER that check is asked of the
+ * new user namespace, which is the task's own: nothing is noted.
+ */
+#define CLONE_NS_CHECKED	(CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID | \
+				 CLONE_NEWNET | CLONE_NEWCGROUP | CLONE_NEWTIME)
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, __u32);
+} clone_ns SEC(".maps");
+
 /* clone3(CLONE_INTO_CGROUP) starts a task in a cgroup of the caller's choosing. */
 GUARD_PROG(task_alloc, struct task_struct *task, unsigned long clone_flags)
 {
-	if (!(clone_flags & CLONE_INTO_CGROUP))
+	struct task_struct *cur;
+	__u32 *pending;
+	int ns;
+
+	if (clone_flags & CLONE_INTO_CGROUP)
+		return guard_deny(LAB_GUARD_task_alloc, 0, NULL);
+	ns = (clone_flags & CLONE_NS_CHECKED) && !(clone_flags & CLONE_NEWUSER);
+	cur = bpf_get_current_task_btf();
+	pending = bpf_task_storage_get(&clone_ns, cur, 0,
+				       ns ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+	if (pending)
+		*pending = ns;
+	return 0;
+}
+
+/* Is this CAP_SYS_ADMIN check clone3's for new namespaces (task_alloc)? */
+static __always_inline int clone_ns_check(void)
+{
+	__u32 *pending = bpf_task_storage_get(&clone_ns, bpf_get_current_task_btf(), 0, 0);
+
+	if (!pending || !*pending)
 		return 0;
-	return guard_deny(LAB_GUARD_task_alloc, 0, NULL);
+	*pending = 0;
+	return 1;
 }
 
 /*
@@ -881,11 +922,15 @@ GUARD_PROG(move_mount, const struct path *from_path, const struct path *to_path)
  * in the rules (files: the DAC and ownership ones, MKNOD, LEASE,
  * LINUX_IMMUTABLE; tasks: KILL, SYS_PTRACE; the network: NET_*; its
  * credentials: SETUID, SETGID, SETPCAP, SETFCAP; SYS_CHROOT, IPC_*,
- * AUDIT_WRITE (a record as itself), CHECKPOINT_RESTORE). Every other
+ * AUDIT_WRITE (a record as itself)). Every other
  * one is the machine's: modules, raw I/O, reboot, the clock and alarms,
  * accounting, scheduling and resource reserves, the console and the
  * kernel's log, audit's settings and log, other LSMs' policies,
- * perf and BPF, suspend, and any capability 6.1 does not know.
+ * perf and BPF, suspend, CHECKPOINT_RESTORE (clone3's set_tid and
+ * ns_last_pid pick a pid in the machine's pid namespace, PR_SET_MM
+ * rewrites what /proc says the task runs, map_files), and any
+ * capability 6.1 does not know. In a user namespace of its own (and
+ * so in a pid namespace that namespace owns) it keeps them.
  */
 #define CAPS_OF_ITS_OWN							\
 	(BIT_ULL(CAP_CHOWN) | BIT_ULL(CAP_DAC_OVERRIDE) |		\
@@ -897,8 +942,7 @@ GUARD_PROG(move_mount, const struct path *from_path, const struct path *to_path)
 	 BIT_ULL(CAP_NET_RAW) | BIT_ULL(CAP_IPC_LOCK) |			\
 	 BIT_ULL(CAP_IPC_OWNER) | BIT_ULL(CAP_SYS_CHROOT) |		\
 	 BIT_ULL(CAP_SYS_PTRACE) | BIT_ULL(CAP_MKNOD) | BIT_ULL(CAP_LEASE) |	\
-	 BIT_ULL(CAP_AUDIT_WRITE) | BIT_ULL(CAP_SETFCAP) |		\
-	 BIT_ULL(CAP_CHECKPOINT_RESTORE))
+	 BIT_ULL(CAP_AUDIT_WRITE) | BIT_ULL(CAP_SETFCAP))
 
 /* The machine's in every user namespace: the kernel asks them of init_user_ns only. */
 #define CAPS_OF_THE_MACHINE						\
@@ -908,17 +952,29 @@ GUARD_PROG(move_mount, const struct path *from_path, const struct path *to_path)
 /*
  * CAP_SYS_ADMIN, by the system call that asks it: namespaces of its
  * own (clone, unshare, setns: entering one outside asks ptrace's check
- * first), calls whose object a guard hook judges (ioctl, fcntl, mount,
- * umount, move_mount, bpf, perf_event_open, fanotify, setsockopt, an
- * open by file_open, a read or write of what was opened), its own process (prctl, seccomp, ptrace's
- * seccomp requests), and the host and domain names of a UTS namespace
- * of its own. Every other call is refused: swapon, quotactl, syslog,
+ * first), calls whose object a guard hook judges (ioctl, mount,
+ * umount, move_mount, bpf, perf_event_open, fanotify, setsockopt, a
+ * read or write of what was opened), an open under another's
+ * credentials (below), its own process (prctl,
+ * seccomp, ptrace's seccomp requests), and the host and domain names
+ * of a UTS namespace of its own. Every other call is refused: fcntl
+ * (F_SETPIPE_SZ past pipe-user-pages), swapon, quotactl, syslog,
  * madvise's MADV_HWPOISON, ioprio_set, SysV IPC objects of others,
  * keyrings, the new mount API (mount_api.bpf.h), sendmsg's
  * SCM_CREDENTIALS naming another process's pid, calls not known here,
- * and any call of an io_uring worker.
+ * and any call of an io_uring worker or of a task that used io_uring.
  */
-static __always_inline int sys_admin_allowed(long nr)
+#define PR_SET_MM	35
+
+/* The current system call's first argument (x86-64's calls: current_syscall()). */
+static __always_inline unsigned long current_arg0(void)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+
+	return BPF_CORE_READ(regs, di);
+}
+
+static __always_inline int sys_admin_allowed(long nr, const struct cred *cred)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 
@@ -934,19 +990,60 @@ static __always_inline int sys_admin_allowed(long nr)
 	    (bpf_core_field_exists(task->io_uring) && BPF_CORE_READ(task, io_uring)))
 		return 0;
 	switch (nr) {
-	case NR_READ: case NR_WRITE: case NR_OPEN: case NR_IOCTL: case NR_PREAD64:
+	case NR_OPEN:
+	case NR_OPENAT:
+	case NR_OPENAT2:
+		/*
+		 * What an open asks for itself is a limit passed: the
+		 * machine's file-max, a terminal's TIOCEXCL, a FIFO's share
+		 * of pipe-user-pages. Not refused: a check under another's
+		 * credentials (override_creds(): overlayfs' copy-up, as its
+		 * mounter, writes trusted.* xattrs).
+		 */
+		task = bpf_get_current_task_btf();
+		return cred != BPF_CORE_READ(task, real_cred);
+	case NR_CLONE3:
+		/* new namespaces, not set_tid's pids (clone_ns_check) */
+		return clone_ns_check();
+	case NR_PRCTL:
+		/* seccomp filters without no_new_privs; not PR_SET_MM's exe and layout */
+		return current_arg0() != PR_SET_MM;
+	case NR_READ: case NR_WRITE: case NR_IOCTL: case NR_PREAD64:
 	case NR_PWRITE64: case NR_READV: case NR_WRITEV:
-	case NR_SETSOCKOPT: case NR_CLONE: case NR_FORK: case NR_VFORK: case NR_FCNTL:
-	case NR_PTRACE: case NR_PRCTL: case NR_MOUNT: case NR_UMOUNT2: case NR_OPENAT:
+	case NR_SETSOCKOPT: case NR_CLONE: case NR_FORK: case NR_VFORK:
+	case NR_PTRACE: case NR_MOUNT: case NR_UMOUNT2:
 	case NR_UNSHARE: case NR_PERF_EVENT_OPEN: case NR_FANOTIFY_INIT:
 	case NR_FANOTIFY_MARK: case NR_SETNS: case NR_SECCOMP:
-	case NR_BPF: case NR_MOVE_MOUNT: case NR_CLONE3: case NR_OPENAT2:
+	case NR_BPF: case NR_MOVE_MOUNT:
 		return 1;
 	case NR_SETHOSTNAME:
 	case NR_SETDOMAINNAME:
 		return BPF_CORE_READ(task, nsproxy, uts_ns, ns.inum) != PROC_UTS_INIT_INO;
 	}
 	return 0;
+}
+
+/*
+ * CAP_SYSLOG to read the kernel's log where dmesg_restrict=1 (dmesg):
+ * syslog(2)'s SYSLOG_ACTION_READ_ALL (3) and SIZE_BUFFER (10), and the
+ * open of /dev/kmsg, which the device allow-list passes for reading
+ * only (and /proc/kmsg, whose reads consume the log, is refused at
+ * open: self.bpf.h). Not: clearing it, the console's level, reading
+ * /proc/kmsg, and the quiet checks that show kernel addresses
+ * (kallsyms, %pK: CAP_OPT_NOAUDIT).
+ */
+static __always_inline int syslog_read(unsigned int opts)
+{
+	long nr;
+
+	if (opts & CAP_OPT_NOAUDIT)
+		return 0;
+	nr = current_syscall();
+	if (nr == NR_SYSLOG) {
+		nr = current_arg0();
+		return nr == 3 || nr == 10;
+	}
+	return nr == NR_OPEN || nr == NR_OPENAT || nr == NR_OPENAT2;
 }
 
 GUARD_PROG(capable, const struct cred *cred, struct user_namespace *ns, int cap,
@@ -963,10 +1060,12 @@ GUARD_PROG(capable, const struct cred *cred, struct user_namespace *ns, int cap,
 			return guard(&req);
 		}
 		/* a user namespace of its own: its objects are its own */
-		if (BPF_CORE_READ(ns, level) || sys_admin_allowed(nr))
+		if (BPF_CORE_READ(ns, level) || sys_admin_allowed(nr, cred))
 			return 0;
 		req.number = (__u32)nr;
 	} else if ((unsigned int)cap < 64 && (CAPS_OF_ITS_OWN & BIT_ULL(cap))) {
+		return 0;
+	} else if (cap == CAP_SYSLOG && syslog_read(opts)) {
 		return 0;
 	} else if (BPF_CORE_READ(ns, level) && !((unsigned int)cap < 64 &&
 						 (CAPS_OF_THE_MACHINE & BIT_ULL(cap)))) {
@@ -1067,6 +1166,18 @@ GUARD_PROG(socket_setsockopt, struct socket *sock, int level, int optname)
 		    (optname != SO_REUSEADDR || sock->type != SOCK_DGRAM))
 			return 0;
 		if (!in_init_net(sock->sk))
+			return 0;
+		return guard_deny(LAB_GUARD_socket_setsockopt, (__u32)optname, NULL);
+	}
+	/*
+	 * A packet socket of the machine's namespace (one made outside, or
+	 * before the task was confined: socket_create refuses it inside)
+	 * joins an outside capture's fanout group and takes its share of
+	 * the traffic, or replaces the group's steering program.
+	 */
+	if (level == SOL_PACKET) {
+		if ((optname != PACKET_FANOUT && optname != PACKET_FANOUT_DATA) ||
+		    !in_init_net(sock->sk))
 			return 0;
 		return guard_deny(LAB_GUARD_socket_setsockopt, (__u32)optname, NULL);
 	}
@@ -1358,4 +1469,35 @@ GUARD_PROG(sem_free_security, struct kern_ipc_perm *perm)
 GUARD_PROG(sem_semctl, struct kern_ipc_perm *perm, int cmd)
 {
 	return ipc_judge(LAB_GUARD_sem_semctl, perm, cmd);
+}
+
+/*
+ * Capture of the machine's traffic: a packet socket (AF_PACKET, and
+ * SOCK_PACKET, which the kernel makes one before this hook) in init_net
+ * reads every frame of every interface, other tasks' connections
+ * included; a raw inet socket reads every datagram of its protocol the
+ * machine receives (IPPROTO_TCP: every TCP segment to any local port).
+ * Refused in init_net; kept: IPPROTO_RAW, which only sends (iptables'
+ * sockopts), and ICMP (ping), whose raw sockets read ICMP only. In a
+ * network namespace of its own, all of these see its own traffic and
+ * stay open. The kernel's own sockets (@kern) pass.
+ */
+GUARD_PROG(socket_create, int family, int type, int protocol, int kern)
+{
+	struct task_struct *task;
+
+	if (kern)
+		return 0;
+	if (family == AF_INET || family == AF_INET6) {
+		if ((type & 0xf) != SOCK_RAW || protocol == IPPROTO_RAW ||
+		    (family == AF_INET && protocol == IPPROTO_ICMP) ||
+		    (family == AF_INET6 && protocol == LAB_IPPROTO_ICMPV6))
+			return 0;
+	} else if (family != AF_PACKET) {
+		return 0;
+	}
+	task = bpf_get_current_task_btf();
+	if (BPF_CORE_READ(task, nsproxy, net_ns, net_cookie) != INIT_NET_COOKIE)
+		return 0;
+	return guard_deny(LAB_GUARD_socket_create, (__u32)family, NULL);
 }

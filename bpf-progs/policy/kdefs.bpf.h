@@ -15,6 +15,11 @@
 #define AF_UNSPEC		0
 #define AF_INET			2
 #define AF_INET6		10
+#define AF_PACKET		17
+#define SOL_PACKET		263
+#define PACKET_FANOUT		18	/* join a capture's fanout group */
+#define PACKET_FANOUT_DATA	22	/* replace the group's steering program */
+#define LAB_IPPROTO_ICMPV6	58	/* a #define in uapi/linux/in6.h, not in BTF */
 #define SOL_IP			0
 #define SOL_SOCKET		1
 #define SO_REUSEADDR		2
@@ -76,18 +81,7 @@
 
 /* uapi/linux/magic.h */
 #define BPF_FS_MAGIC		0xcafe4a11
-#define CGROUP_SUPER_MAGIC	0x27e0eb
 #define CGROUP2_SUPER_MAGIC	0x63677270
-#define BINFMTFS_MAGIC		0x42494e4d
-#define SYSFS_MAGIC		0x62656572
-#define SECURITYFS_MAGIC	0x73636673
-#define CONFIGFS_MAGIC		0x62656570
-#define DEBUGFS_MAGIC		0x64626720
-#define TRACEFS_MAGIC		0x74726163
-#define SELINUX_MAGIC		0xf97cff8c
-#define SMACK_MAGIC		0x43415d53
-#define EFIVARFS_MAGIC		0xde5e81e4
-#define PSTOREFS_MAGIC		0x6165676C
 #define PROC_SUPER_MAGIC	0x9fa0
 
 /* uapi/linux/capability.h, linux/security.h */
@@ -119,6 +113,7 @@
 #define CAP_AUDIT_WRITE		29
 #define CAP_AUDIT_CONTROL	30	/* audit's settings: the machine's, in any netns */
 #define CAP_SETFCAP		31
+#define CAP_SYSLOG		34
 #define CAP_CHECKPOINT_RESTORE	40
 #define PF_IO_WORKER		0x00000010	/* linux/sched.h */
 #define CAP_OPT_NOAUDIT		(1U << 1)
@@ -135,6 +130,14 @@
 
 /* uapi/linux/sched.h, uapi/linux/bpf.h, linux/security.h, linux/fsnotify_backend.h */
 #define CLONE_INTO_CGROUP	0x200000000ULL
+#define CLONE_NEWTIME		0x00000080
+#define CLONE_NEWNS		0x00020000
+#define CLONE_NEWCGROUP		0x02000000
+#define CLONE_NEWUTS		0x04000000
+#define CLONE_NEWIPC		0x08000000
+#define CLONE_NEWUSER		0x10000000
+#define CLONE_NEWPID		0x20000000
+#define CLONE_NEWNET		0x40000000
 #define BPF_F_RDONLY		(1U << 3)
 #define LSM_PRLIMIT_WRITE	2
 #define FS_PERM_EVENTS		0x00070000	/* FS_OPEN_PERM, FS_ACCESS_PERM, FS_OPEN_EXEC_PERM */

@@ -39,6 +39,7 @@
 #define NR_UMOUNT2		166
 #define NR_SWAPON		167
 #define NR_SWAPOFF		168
+#define NR_SYSLOG		103
 #define NR_SETHOSTNAME		170
 #define NR_SETDOMAINNAME	171
 #define NR_OPENAT		257

@@ -89,8 +89,10 @@ static __always_inline int chardev_allowed(dev_t rdev, unsigned int mode)
 		       minor == RANDOM_MINOR || minor == URANDOM_MINOR ||
 		       (minor == KMSG_MINOR && !(mode & FMODE_WRITE));
 	case TTY_MAJOR:			/* virtual consoles, serial ports */
-	case TTYAUX_MAJOR:		/* /dev/tty, /dev/console, /dev/ptmx */
 		return 1;
+	case TTYAUX_MAJOR:
+		/* /dev/tty, /dev/console, /dev/ptmx; not 5:3, ttyprintk (the kernel's log) */
+		return minor <= 2;
 	}
 	/* pty masters and slaves */
 	return major >= UNIX98_PTY_MASTER_MAJOR && major < UNIX98_PTY_SLAVE_MAJOR + 8;
@@ -110,6 +112,53 @@ static __always_inline struct cgroup *proc_task_cgroup(struct inode *inode)
 		return NULL;
 	task = (void *)first - bpf_core_field_offset(struct task_struct, pid_links);
 	return BPF_CORE_READ(task, cgroups, dfl_cgrp);
+}
+
+/*
+ * File systems a guarded task may open files on for writing (cgroup2
+ * and proc are judged file by file below): those that hold files,
+ * on disks, in memory or over the network, and the kernel's internal
+ * ones behind /proc/self/fd (pipes, sockets, anonymous inodes), and
+ * POSIX message queues (as SysV IPC's objects: docs/threat-model.md).
+ * Every other file system's files are the machine's knobs: sysfs,
+ * securityfs, configfs, debugfs, tracefs, a cgroup v1 hierarchy's
+ * release_agent, binfmt_misc, efivarfs, pstore, fusectl (a connection's
+ * abort, max_background), nfsd, resctrl, selinuxfs and smackfs, and any
+ * file system not listed here.
+ */
+static __always_inline int fs_writable(unsigned long magic)
+{
+	switch (magic) {
+	case 0xEF53:		/* ext2, ext3, ext4 */
+	case 0x58465342:	/* xfs */
+	case 0x9123683E:	/* btrfs */
+	case 0xF2F52010:	/* f2fs */
+	case 0x2FC12FC1:	/* zfs */
+	case 0x52654973:	/* reiserfs */
+	case 0x3153464a:	/* jfs */
+	case 0x3434:		/* nilfs2 */
+	case 0x15013346:	/* udf */
+	case 0x00c36400:	/* ceph */
+	case 0x4d44:		/* vfat, msdos */
+	case 0x2011BAB0:	/* exfat */
+	case 0x7366746e:	/* ntfs3 */
+	case 0x01021994:	/* tmpfs, devtmpfs, /dev/shm */
+	case 0x858458f6:	/* ramfs, the initramfs' rootfs */
+	case 0x958458f6:	/* hugetlbfs */
+	case 0x794c7630:	/* overlayfs */
+	case 0x65735546:	/* FUSE and virtiofs: a daemon's files */
+	case 0x01021997:	/* 9p */
+	case 0x6969:		/* NFS */
+	case 0xFF534D42:	/* CIFS */
+	case 0xFE534D42:	/* SMB2 */
+	case 0x50495045:	/* pipefs: a pipe reopened by /proc/self/fd */
+	case 0x534F434B:	/* sockfs */
+	case 0x09041934:	/* anon_inodefs */
+	case 0x5345434d:	/* secretmem */
+	case 0x19800202:	/* mqueue */
+		return 1;
+	}
+	return 0;
 }
 
 /* What self-protection asks of opening @file: LAB_SELF_DENY, _CGROUP, _LIMIT or 0. */
@@ -153,24 +202,21 @@ static __always_inline __u8 self_at_open(struct file *file, struct cgroup **cgro
 		return LAB_SELF_LIMIT;
 	}
 	/*
-	 * The machine's knobs: files by which the kernel runs a program of
-	 * the writer's choosing, as root, outside every cgroup (a cgroup v1
-	 * hierarchy's release_agent, binfmt_misc's register, sysfs'
-	 * uevent_helper and uevent), and the rest of sysfs (devices, PCI,
-	 * power), securityfs (lockdown, LSM policies), configfs, debugfs and
-	 * tracefs (kprobes, which read every task's memory).
+	 * The machine's knobs, by allow-list (fs_writable): files by which
+	 * the kernel runs a program of the writer's choosing, as root,
+	 * outside every cgroup (a cgroup v1 hierarchy's release_agent,
+	 * binfmt_misc's register, sysfs' uevent_helper), devices, PCI and
+	 * power in sysfs, LSM policies in securityfs, kprobes in tracefs.
 	 */
-	if ((mode & FMODE_WRITE) &&
-	    (magic == CGROUP_SUPER_MAGIC || magic == BINFMTFS_MAGIC || magic == SYSFS_MAGIC ||
-	     magic == SECURITYFS_MAGIC || magic == CONFIGFS_MAGIC || magic == DEBUGFS_MAGIC ||
-	     magic == TRACEFS_MAGIC || magic == SELINUX_MAGIC || magic == SMACK_MAGIC ||
-	     magic == EFIVARFS_MAGIC || magic == PSTOREFS_MAGIC))
+	if ((mode & FMODE_WRITE) && magic != PROC_SUPER_MAGIC && !fs_writable(magic))
 		return LAB_SELF_DENY;
 	if (magic != PROC_SUPER_MAGIC)
 		return 0;
 	grand = parent->d_parent;
-	if (parent == grand)	/* in /proc itself: sysrq-trigger, mtrr... */
-		return (NAME_IS(d, "kcore") || (mode & FMODE_WRITE)) ? LAB_SELF_DENY : 0;
+	/* in /proc itself: sysrq-trigger, mtrr...; kmsg, whose reads consume the log */
+	if (parent == grand)
+		return (NAME_IS(d, "kcore") || NAME_IS(d, "kmsg") || (mode & FMODE_WRITE)) ?
+		       LAB_SELF_DENY : 0;
 	/*
 	 * Another process's mount namespace, read: an outside task's
 	 * mounts (a container's, one made by unshare -m) are outside, and

@@ -52,6 +52,19 @@
  *   sp-probe fioasync PID CGROUP  a socket's owner set to PID (0: this process)
  *                              here, then this process moved to CGROUP, then
  *                              ioctl(FIOASYNC) and a write (SIGIO to PID)
+ *   sp-probe packet            socket(AF_PACKET, SOCK_RAW, ETH_P_ALL): capture
+ *   sp-probe raw PROTO         socket(AF_INET, SOCK_RAW, PROTO)
+ *   sp-probe fanout CGROUP     a packet socket made here, then this process
+ *                              moved to CGROUP, then setsockopt(PACKET_FANOUT)
+ *   sp-probe set-tid           clone3() with set_tid naming a free pid (the
+ *                              first one 50 above this process's with none);
+ *                              ok when the child got it
+ *   sp-probe clone3-newpid     clone3(CLONE_NEWPID), no set_tid: a pid namespace
+ *   sp-probe set-tid-newpid    clone3(CLONE_NEWPID) with set_tid 1 there and
+ *                              a free pid here
+ *   sp-probe tiocexcl CGROUP   a pty made here, its slave made exclusive
+ *                              (TIOCEXCL), then this process moved to CGROUP
+ *                              and the slave opened again (root's bypass)
  *
  * SIGIO is ignored here, so that an owner set to this process survives.
  */
@@ -62,6 +75,9 @@
 #include <sched.h>
 #include <signal.h>
 #include <linux/audit.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <linux/sched.h>
 #include <linux/mount.h>
 #include <linux/net_namespace.h>
 #include <linux/netlink.h>
@@ -731,6 +747,89 @@ static int fioasync(pid_t pid, const char *cgroup)
 	return rc;
 }
 
+static int raw_socket(int family, int type, int proto)
+{
+	return fd_result(socket(family, type | SOCK_CLOEXEC, proto));
+}
+
+/* Move this process into @cgroup (a path to its folder). */
+static int move_to(const char *cgroup)
+{
+	char path[4096], me[32];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cgroup);
+	snprintf(me, sizeof(me), "%d", (int)getpid());
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, me, strlen(me)) < 0) {
+		fprintf(stderr, "sp-probe: cannot move into %s: %s\n", cgroup, strerror(errno));
+		return EINVAL;
+	}
+	close(fd);
+	return 0;
+}
+
+static int fanout(const char *cgroup)
+{
+	int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(ETH_P_ALL));
+	int arg = (getpid() & 0xffff) | PACKET_FANOUT_HASH << 16, err;
+
+	if (fd < 0)
+		return errno;
+	err = move_to(cgroup);
+	if (!err && setsockopt(fd, SOL_PACKET, PACKET_FANOUT, &arg, sizeof(arg)))
+		err = errno;
+	close(fd);
+	return err;
+}
+
+static int tiocexcl(const char *cgroup)
+{
+	int m = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC), s, again, err;
+	char *name;
+
+	if (m < 0 || grantpt(m) || unlockpt(m) || !(name = ptsname(m)))
+		return errno;
+	s = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (s < 0 || ioctl(s, TIOCEXCL))
+		return errno;
+	err = move_to(cgroup);
+	if (err)
+		return err;
+	again = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (again < 0)
+		return errno;
+	close(again);
+	return 0;
+}
+
+/* clone3(@flags); @ntid pids by set_tid (0: none): 1 in a new pid namespace, then a free one */
+static int set_tid(__u64 flags, int ntid)
+{
+	pid_t want = getpid() + 50, got, tids[2];
+	struct clone_args args = { .flags = flags };
+	int status;
+
+	while (!kill(want, 0) || errno != ESRCH)
+		want++;
+	tids[0] = ntid == 2 ? 1 : want;
+	tids[1] = want;
+	args.exit_signal = SIGCHLD;
+	args.set_tid = ntid ? (__u64)(unsigned long)tids : 0;
+	args.set_tid_size = ntid;
+	got = syscall(SYS_clone3, &args, sizeof(args));
+	if (got < 0)
+		return errno;
+	if (!got)
+		_exit(0);
+	waitpid(got, &status, 0);
+	if (ntid && got != want) {
+		fprintf(stderr, "sp-probe: set_tid asked %d, got %d\n", (int)want, (int)got);
+		return EINVAL;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "";
@@ -808,6 +907,20 @@ int main(int argc, char **argv)
 		err = newnsid(atoi(arg));
 	else if (argc == 4 && !strcmp(what, "fioasync"))
 		err = fioasync(atoi(arg), argv[3]);
+	else if (argc == 2 && !strcmp(what, "packet"))
+		err = raw_socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
+	else if (argc == 3 && !strcmp(what, "raw"))
+		err = raw_socket(AF_INET, SOCK_RAW, atoi(arg));
+	else if (argc == 3 && !strcmp(what, "fanout"))
+		err = fanout(arg);
+	else if (argc == 2 && !strcmp(what, "set-tid"))
+		err = set_tid(0, 1);
+	else if (argc == 3 && !strcmp(what, "tiocexcl"))
+		err = tiocexcl(arg);
+	else if (argc == 2 && !strcmp(what, "clone3-newpid"))
+		err = set_tid(CLONE_NEWPID, 0);
+	else if (argc == 2 && !strcmp(what, "set-tid-newpid"))
+		err = set_tid(CLONE_NEWPID, 2);
 	else {
 		fprintf(stderr, "usage: sp-probe objget|objget-ro|mapid-rw|flock PATH | "
 			"setown|setown-ex|fiosetown|perf|prlimit PID | tty-async | tiocsti | cad-on | "
@@ -816,7 +929,9 @@ int main(int argc, char **argv)
 			"rtnl-addr add|del | rtnl-getlink | rtnl-batch | mtu get|set | ipt-replace | "
 			"sockopt ip|ipv6 OPT | sioc CMD | link-netns mtu|pid|fd|peer | "
 			"shm-make|shm-get|shm-rm|msg-make|msg-send|msg-rm KEY | shm-rmid|msg-rmid ID | "
-			"audit get|set | nl-send PROTO GROUP | newnsid PID | fioasync PID CGROUP\n");
+			"audit get|set | nl-send PROTO GROUP | newnsid PID | fioasync PID CGROUP | "
+
+			"packet | raw PROTO | fanout CGROUP | set-tid | clone3-newpid | set-tid-newpid | tiocexcl CGROUP\n");
 		return 2;
 	}
 	printf("sp-probe: %s %s: %s\n", what, arg, err ? strerror(err) : "ok");

@@ -243,6 +243,13 @@ says_eperm $lab_out && ok "held: FIOASYNC on a socket owned by a task outside (E
 	not_ok "held: FIOASYNC on a socket owned by a task outside" "no EPERM: $(cat $lab_out)"
 kill $v
 check "FIOASYNC on a socket it owns itself still works inside" $P fioasync 0 $cg
+# a terminal made exclusive outside (TIOCEXCL): root's CAP_SYS_ADMIN at open
+# passes it, and is the machine's limit, not the task's
+check "control: opening an exclusive pty's slave again works in $ctl (root's bypass)" \
+	$P tiocexcl $ctl
+$P tiocexcl $cg >$lab_out 2>&1
+grep -q "Device or resource busy" $lab_out && ok "held: opening an exclusive pty's slave again (EBUSY)" ||
+	not_ok "held: opening an exclusive pty's slave again" "no EBUSY: $(cat $lab_out)"
 held "O_ASYNC on a terminal (SIGIO to its foreground group)" "$P tty-async"
 held "TIOCSCTTY 0x100000001 (1 to the kernel: steal a terminal)" "$P tiocsctty-hi"
 held "a lease on a file (every other open waits for it)" "$P lease $secret.lease"
@@ -279,6 +286,19 @@ if unshare -u true 2>/dev/null; then
 else
 	skip "in a UTS namespace of its own, sethostname works" "no UTS namespaces in this kernel"
 fi
+# pids of its choosing: clone3's set_tid in the machine's pid namespace
+# (CAP_SYS_ADMIN, then CAP_CHECKPOINT_RESTORE, of init_user_ns); in a pid
+# namespace a user namespace of its own owns, its own
+held "clone3's set_tid: a pid of its choosing in the machine's pid namespace" "$P set-tid"
+if unshare -Urpf true 2>/dev/null; then
+	check "in a user and pid namespace of its own (unshare -Urpf), set_tid works inside" \
+		in_cg $cg "unshare -Urpf $P set-tid"
+else
+	skip "set_tid in a user and pid namespace of its own" "no unshare -Urpf here"
+fi
+check "clone3 with CLONE_NEWPID (its namespaces' CAP_SYS_ADMIN) still works inside" \
+	in_cg $cg "$P clone3-newpid"
+held "clone3 with CLONE_NEWPID and set_tid (a pid there, and one here)" "$P set-tid-newpid"
 held "raise its own cgroup's limit (cgroup.max.descendants)" "echo max >$cg/cgroup.max.descendants"
 check "limits below its cgroup are still its own" in_cg $cg "echo max >$cg/inner/cgroup.max.descendants"
 held "open a sysfs file for writing (/sys/bus/pci/rescan)" "exec 3>>/sys/bus/pci/rescan"
@@ -290,9 +310,52 @@ if [ -c /dev/cpu_dma_latency ]; then
 else
 	skip "open /dev/cpu_dma_latency by a node of its own" "no such device in this kernel"
 fi
+# 5:3 is ttyprintk (lines in the kernel's log); 5:0-2 are /dev/tty, console, ptmx
+mknod /tmp/sp/tp c 5 3 2>/dev/null
+in_cg $ctl "exec 3>/tmp/sp/tp" >$lab_out 2>&1
+says_eperm $lab_out && not_ok "control: opening 5:3 gets past the LSM in $ctl" "$(cat $lab_out)" ||
+	ok "control: opening 5:3 gets past the LSM in $ctl (the kernel answers: $(head -c 100 $lab_out))"
+expect_eperm "open /dev/ttyprintk (5:3) by a node of its own (the kernel's log)" "exec 3>/tmp/sp/tp"
 check "read /dev/kmsg, /dev/urandom, write /dev/null, /dev/full, open /dev/tty's kin" \
 	in_cg $cg "exec 3</dev/kmsg 4</dev/urandom 5>/dev/null 6>/dev/full 7<>/dev/ptmx"
+# the kernel's log where dmesg_restrict=1: read (syslog(2) READ_ALL,
+# /dev/kmsg), not cleared, and /proc/kmsg (its reads consume the log) not opened
+restrict=$(cat /proc/sys/kernel/dmesg_restrict)
+echo 1 >/proc/sys/kernel/dmesg_restrict
+check "with dmesg_restrict=1, dmesg (syslog(2) READ_ALL) still works inside" \
+	in_cg $cg "dmesg >/dev/null"
+check "and /dev/kmsg opens for reading" in_cg $cg "exec 3</dev/kmsg"
+expect_eperm "dmesg -c (syslog(2) READ_CLEAR: the log cleared)" "dmesg -c >/dev/null"
+held "open /proc/kmsg (its reads consume the log)" "exec 3</proc/kmsg"
+echo $restrict >/proc/sys/kernel/dmesg_restrict
 held "open securityfs' lockdown for writing" "exec 3>>/sys/kernel/security/lockdown"
+# writes on file systems by allow-list (self.bpf.h, fs_writable): an
+# overlay's files are files; fusectl's are a FUSE connection's knobs
+mkdir -p /tmp/sp/ov/l /tmp/sp/ov/u /tmp/sp/ov/w /tmp/sp/ov/m
+if mount -t overlay overlay -o lowerdir=/tmp/sp/ov/l,upperdir=/tmp/sp/ov/u,workdir=/tmp/sp/ov/w \
+	/tmp/sp/ov/m 2>/dev/null; then
+	check "write a file on an overlay mounted outside still works inside" \
+		in_cg $cg "echo x >/tmp/sp/ov/m/f"
+	umount /tmp/sp/ov/m
+else
+	skip "write a file on an overlay" "no overlayfs in this kernel"
+fi
+fc=/sys/fs/fuse/connections
+modprobe fuse 2>/dev/null
+[ -d $fc ] && ! mountpoint -q $fc && mount -t fusectl none $fc 2>/dev/null
+mkdir -p /tmp/sp/fuse
+# a FUSE mount with no daemon: its connection is all fusectl needs
+if [ -c /dev/fuse ] && mountpoint -q $fc && exec 9<>/dev/fuse &&
+	mount -t fuse -o fd=9,rootmode=40000,user_id=0,group_id=0 sp /tmp/sp/fuse 2>/dev/null; then
+	c=$fc/$(ls $fc | tail -1)
+	held "write a FUSE connection's max_background (fusectl)" \
+		"echo \$(cat $c/max_background) >$c/max_background"
+	echo 1 >$c/abort
+	umount -l /tmp/sp/fuse
+	exec 9<&-
+else
+	skip "write fusectl's files" "no FUSE in this kernel"
+fi
 blk=$(cat /sys/block/*/dev 2>/dev/null | head -1)
 if [ -n "$blk" ]; then
 	held "open a block device by a node of its own ($blk)" \
@@ -390,6 +453,22 @@ held "a uevent sent to its own port only (NETLINK_KOBJECT_UEVENT) in init_net" "
 check "in a network namespace of its own, the same multicast works inside" \
 	in_cg $cg "unshare -n $P nl-send 2 1"
 check "and the same uevent multicast" in_cg $cg "unshare -n $P nl-send 15 1"
+
+# capture of the machine's traffic: packet sockets, raw inet sockets
+# (a raw TCP socket reads every TCP segment the machine receives), and
+# joining an outside capture's fanout group with a packet socket made outside
+held "a packet socket (AF_PACKET, ETH_P_ALL) in init_net" "$P packet"
+held "a raw TCP socket in init_net" "$P raw 6"
+check "a raw ICMP socket (ping's) still works inside" in_cg $cg "$P raw 1"
+check "a raw IPPROTO_RAW socket (send only: iptables') still works inside" in_cg $cg "$P raw 255"
+check "in a network namespace of its own, a packet socket works inside" \
+	in_cg $cg "unshare -n $P packet"
+check "and a raw TCP socket" in_cg $cg "unshare -n $P raw 6"
+check "control: PACKET_FANOUT on a packet socket made outside, then moved to $ctl" \
+	$P fanout $ctl
+$P fanout $cg >$lab_out 2>&1
+says_eperm $lab_out && ok "held: PACKET_FANOUT on a packet socket made outside (EPERM)" ||
+	not_ok "held: PACKET_FANOUT on a packet socket made outside" "no EPERM: $(cat $lab_out)"
 
 # audit's settings are the machine's from any network namespace
 # (failure=2 with a rate limit panics it, enabled=2 locks them till reboot):
