@@ -263,6 +263,9 @@ static int prepare(const char *file, const char *cgroup, const struct apply_opts
 		policy_free(p);
 		return errf(err, errlen, -EINVAL, "%s", why);
 	}
+	/* an lsm_cgroup program takes a hook slot: none for a protocol the kernel cannot have */
+	if (o->backend == BACKEND_CGROUP)
+		c->hooks = probe_kernel_hooks(c->hooks);
 	if (compiled_add_filler(c, o->filler)) {
 		rc = errf(err, errlen, -ENOMEM, "out of memory for %zu filler rules", o->filler);
 		goto out;

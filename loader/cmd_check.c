@@ -107,6 +107,7 @@ int cmd_check(int argc, char **argv)
 	for (i = 0; i < p.n_rules; i++)
 		counts[p.rules[i].kind]++;
 	add_policy_warnings(o.args[0], &p, warnings, CHECK_MSG_MAX);
+	c.hooks = probe_kernel_hooks(c.hooks);	/* as apply on the cgroup backend */
 	probe_slot_budget(c.hooks, &budget);
 	if (json) {
 		printf("{\"file\":");

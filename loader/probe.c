@@ -292,6 +292,12 @@ static void print_text(const struct probe *p)
 		names_of(p->missing_hooks, hook_name, LAB_NR_HOOKS, false);
 		printf("\n");
 	}
+	if (probe_sctp())
+		printf("  SCTP is in this kernel (or a module of it): bind and connect rules "
+		       "judge its address lists (sctp_bind_connect)\n");
+	else
+		printf("  SCTP is NOT in this kernel: the cgroup backend leaves sctp_bind_connect "
+		       "out\n");
 	if (p->self_protection)
 		printf("  self-protection is complete: its %d LSM hooks are all in the kernel\n",
 		       LAB_NR_GUARD_HOOKS);
@@ -352,7 +358,8 @@ static void print_json(const struct probe *p)
 		printf("%d", p->slots_taken);
 	printf("},\"engine_hooks\":{\"total\":%d,\"missing\":[", LAB_NR_HOOKS);
 	names_of(p->missing_hooks, hook_name, LAB_NR_HOOKS, true);
-	printf("]},\"self_protection\":{\"complete\":%s,\"hooks\":%d,\"missing\":[",
+	printf("]},\"sctp\":%s,\"self_protection\":{\"complete\":%s,\"hooks\":%d,"
+	       "\"missing\":[", probe_sctp() ? "true" : "false",
 	       p->self_protection ? "true" : "false", LAB_NR_GUARD_HOOKS);
 	names_of(p->missing_guard, guard_hook_name, LAB_NR_GUARD_HOOKS, true);
 	printf("]},\"backends\":{\"cgroup\":%s,\"global\":%s},\"status\":%d}\n",
@@ -400,6 +407,50 @@ void probe_slot_budget(__u64 hooks, struct slot_budget *b)
 	btf__free(btf);
 	b->fits = b->taken < 0 ? b->needed <= b->slots :
 		  b->needed - b->held <= b->slots - b->taken;
+}
+
+/* Does @path name a module sctp.ko (compressed or not) on a line of its own? */
+static bool lists_sctp(const char *path)
+{
+	char line[512];
+	bool found = false;
+	FILE *f = fopen(path, "r");
+
+	/* "kernel/net/sctp/sctp.ko[.xz]: DEPS" (modules.dep), "kernel/net/sctp/sctp.ko" (builtin) */
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		char *name;
+
+		line[strcspn(line, ":\n")] = 0;
+		name = strrchr(line, '/');
+		name = name ? name + 1 : line;
+		found = !strncmp(name, "sctp.ko", 7) && (!name[7] || name[7] == '.');
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+bool probe_sctp(void)
+{
+	struct utsname uts;
+	char path[512];
+
+	if (!access("/proc/net/sctp", F_OK) || !access("/sys/module/sctp", F_OK))
+		return true;
+	if (uname(&uts))
+		return true;	/* cannot tell: as if it could */
+	snprintf(path, sizeof(path), "/lib/modules/%s/modules.builtin", uts.release);
+	if (lists_sctp(path))
+		return true;
+	snprintf(path, sizeof(path), "/lib/modules/%s/modules.dep", uts.release);
+	return lists_sctp(path);
+}
+
+__u64 probe_kernel_hooks(__u64 hooks)
+{
+	if ((hooks & (1ull << LAB_HOOK_SCTP_BIND_CONNECT)) && !probe_sctp())
+		hooks &= ~(1ull << LAB_HOOK_SCTP_BIND_CONNECT);
+	return hooks;
 }
 
 int cmd_version(int argc, char **argv)
