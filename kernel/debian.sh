@@ -31,10 +31,13 @@ tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 # netfilter for Debian's iptables (nft and legacy) and nft with a DNAT
 # rule on OUTPUT (net-config): nf_tables with its NAT chain and
 # expression, nft_compat and xt_nat for iptables-nft's DNAT target,
-# ip_tables and iptable_nat for iptables-legacy, xt_tcpudp for --dport.
+# ip_tables and iptable_nat for iptables-legacy, xt_tcpudp for --dport;
+# sctp, as on a host that uses SCTP, for the escapes' SCTP address lists
+# (connectx, bindx, SCTP_DSTADDRV4/6: loader/POLICY.md, every way to an
+# address), its checksum's crc32c from crc32c_generic.
 modules=(virtio_pci virtio_blk ext4 crc32c_generic binfmt_misc
 	nf_tables nft_chain_nat nft_nat nft_compat xt_nat xt_tcpudp
-	ip_tables iptable_nat iptable_filter)
+	ip_tables iptable_nat iptable_filter sctp)
 
 say() { printf 'kernel debian: %s\n' "$*"; }
 die() { printf 'kernel debian: error: %s\n' "$*" >&2; exit 1; }

@@ -264,6 +264,12 @@ static int prepare(const char *file, const char *cgroup, const struct apply_opts
 		policy_free(p);
 		return errf(err, errlen, -EINVAL, "%s", why);
 	}
+	/*
+	 * No program for a protocol the kernel cannot have: on the cgroup
+	 * backend it would take a hook slot. Before the backend is chosen,
+	 * so that check, diff and apply count the same hooks.
+	 */
+	c->hooks = probe_kernel_hooks(c->hooks);
 	if (compiled_add_filler(c, o->filler)) {
 		rc = errf(err, errlen, -ENOMEM, "out of memory for %zu filler rules", o->filler);
 		goto out;

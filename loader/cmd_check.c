@@ -121,6 +121,7 @@ int cmd_check(int argc, char **argv)
 	for (i = 0; i < p.n_rules; i++)
 		counts[p.rules[i].kind]++;
 	add_policy_warnings(o.args[0], &p, warnings, CHECK_MSG_MAX);
+	c.hooks = probe_kernel_hooks(c.hooks);	/* as apply does: none for a protocol it lacks */
 	/* the slots as apply counts them: its own hooks and its refusal hooks */
 	probe_slot_budget(c.hooks | c.guard_hooks, &budget);
 	if (backend_pick(c.hooks, c.guard_hooks, o.backend_given, o.backend, &backend, why,

@@ -57,8 +57,10 @@ static const __u64 class_hooks[LAB_NR_CLASSES] = {
 	[LAB_UNLINK] = BIT(LAB_HOOK_INODE_UNLINK) | BIT(LAB_HOOK_INODE_RMDIR) |
 		       BIT(LAB_HOOK_INODE_LINK) | BIT(LAB_HOOK_INODE_RENAME),
 	[LAB_SOCKET] = BIT(LAB_HOOK_SOCKET_CREATE),
-	[LAB_BIND] = BIT(LAB_HOOK_SOCKET_BIND),
-	[LAB_CONNECT] = BIT(LAB_HOOK_SOCKET_CONNECT) | BIT(LAB_HOOK_SOCKET_SENDMSG),
+	/* sctp_bind_connect: SCTP's address lists (probe_kernel_hooks() drops it without SCTP) */
+	[LAB_BIND] = BIT(LAB_HOOK_SOCKET_BIND) | BIT(LAB_HOOK_SCTP_BIND_CONNECT),
+	[LAB_CONNECT] = BIT(LAB_HOOK_SOCKET_CONNECT) | BIT(LAB_HOOK_SOCKET_SENDMSG) |
+			BIT(LAB_HOOK_SCTP_BIND_CONNECT),
 	[LAB_CAPABILITY] = BIT(LAB_HOOK_CAPABLE),
 	[LAB_PTRACE] = BIT(LAB_HOOK_PTRACE_ACCESS) | BIT(LAB_HOOK_PTRACE_TRACEME),
 	/* capable: the new mount API's CAP_SYS_ADMIN check (mount_api.bpf.h) */
@@ -157,6 +159,7 @@ static const char *protocol_name(int protocol)
 	case IPPROTO_UDP: return "udp";
 	case IPPROTO_ICMP: return "icmp";
 	case IPPROTO_ICMPV6: return "icmpv6";
+	case IPPROTO_SCTP: return "sctp";
 	default: return "any";
 	}
 }

@@ -431,8 +431,9 @@ static const char *const families[] = { "any", "unix", "inet", "inet6" };
 static const int family_values[] = { 0, AF_UNIX, AF_INET, AF_INET6 };
 static const char *const types[] = { "any", "stream", "dgram", "raw" };
 static const int type_values[] = { 0, SOCK_STREAM, SOCK_DGRAM, SOCK_RAW };
-static const char *const protocols[] = { "any", "tcp", "udp", "icmp", "icmpv6" };
-static const int protocol_values[] = { 0, IPPROTO_TCP, IPPROTO_UDP, IPPROTO_ICMP, IPPROTO_ICMPV6 };
+static const char *const protocols[] = { "any", "tcp", "udp", "icmp", "icmpv6", "sctp" };
+static const int protocol_values[] = { 0, IPPROTO_TCP, IPPROTO_UDP, IPPROTO_ICMP, IPPROTO_ICMPV6,
+				       IPPROTO_SCTP };
 
 static int parse_choice(struct ctx *c, const yaml_node_t *n, const char *what,
 			const char *const *names, const int *values, size_t count, int *out)

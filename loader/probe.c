@@ -294,6 +294,12 @@ static void print_text(const struct probe *p)
 		names_of(p->missing_hooks, hook_name, LAB_NR_HOOKS, NULL);
 		printf("\n");
 	}
+	if (probe_sctp())
+		printf("  SCTP is in this kernel (or a module of it): bind and connect rules "
+		       "judge its address lists (sctp_bind_connect)\n");
+	else
+		printf("  SCTP is NOT in this kernel: the cgroup backend leaves sctp_bind_connect "
+		       "out\n");
 	if (p->self_protection)
 		printf("  self-protection is complete: its %d LSM hooks are all in the kernel\n",
 		       LAB_NR_GUARD_HOOKS);
@@ -364,6 +370,7 @@ static void print_json(const struct probe *p, json_writer_t *w)
 	jsonw_name(w, "missing");
 	names_of(p->missing_hooks, hook_name, LAB_NR_HOOKS, w);
 	jsonw_end_object(w);
+	jsonw_bool_field(w, "sctp", probe_sctp());
 	jsonw_name(w, "self_protection");
 	jsonw_start_object(w);
 	jsonw_bool_field(w, "complete", p->self_protection);
@@ -428,6 +435,50 @@ void slot_budget_fit(struct slot_budget *b)
 {
 	b->fits = b->taken < 0 ? b->needed <= b->slots :
 		  b->needed - b->held <= b->slots - b->taken;
+}
+
+/* Does @path name a module sctp.ko (compressed or not) on a line of its own? */
+static bool lists_sctp(const char *path)
+{
+	char line[512];
+	bool found = false;
+	FILE *f = fopen(path, "r");
+
+	/* "kernel/net/sctp/sctp.ko[.xz]: DEPS" (modules.dep), "kernel/net/sctp/sctp.ko" (builtin) */
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		char *name;
+
+		line[strcspn(line, ":\n")] = 0;
+		name = strrchr(line, '/');
+		name = name ? name + 1 : line;
+		found = !strncmp(name, "sctp.ko", 7) && (!name[7] || name[7] == '.');
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+bool probe_sctp(void)
+{
+	struct utsname uts;
+	char path[512];
+
+	if (!access("/proc/net/sctp", F_OK) || !access("/sys/module/sctp", F_OK))
+		return true;
+	if (uname(&uts))
+		return true;	/* cannot tell: as if it could */
+	snprintf(path, sizeof(path), "/lib/modules/%s/modules.builtin", uts.release);
+	if (lists_sctp(path))
+		return true;
+	snprintf(path, sizeof(path), "/lib/modules/%s/modules.dep", uts.release);
+	return lists_sctp(path);
+}
+
+__u64 probe_kernel_hooks(__u64 hooks)
+{
+	if ((hooks & (1ull << LAB_HOOK_SCTP_BIND_CONNECT)) && !probe_sctp())
+		hooks &= ~(1ull << LAB_HOOK_SCTP_BIND_CONNECT);
+	return hooks;
 }
 
 int cmd_version(int argc, char **argv)

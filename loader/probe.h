@@ -33,4 +33,17 @@ void probe_slot_budget(__u64 hooks, struct slot_budget *b);
 /* Set @b->fits from its counts, as probe_slot_budget() does. */
 void slot_budget_fit(struct slot_budget *b);
 
+/*
+ * Can the running kernel have SCTP: built in, loaded (/proc/net/sctp,
+ * /sys/module/sctp), or a module modprobe would find
+ * (/lib/modules/RELEASE/modules.dep or modules.builtin name sctp.ko)?
+ */
+bool probe_sctp(void);
+/*
+ * @hooks less those whose protocol the running kernel cannot have
+ * (sctp_bind_connect without SCTP): an lsm_cgroup program there would
+ * take a hook slot for a hook nothing calls.
+ */
+__u64 probe_kernel_hooks(__u64 hooks);
+
 #endif /* LSMCTL_PROBE_H */

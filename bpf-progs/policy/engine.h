@@ -63,7 +63,8 @@ enum lab_class {
 	X(KERNEL_LOAD_DATA, kernel_load_data)	\
 	X(KERNEL_READ_FILE, kernel_read_file)	\
 	X(TASK_KILL, task_kill)			\
-	X(CAPABLE, capable)
+	X(CAPABLE, capable)			\
+	X(SCTP_BIND_CONNECT, sctp_bind_connect)	/* last: hook numbers are in pins and events */
 
 #define LAB_HOOK_ENUM(ENUM, hook)	LAB_HOOK_##ENUM,
 enum lab_hook {

@@ -427,11 +427,263 @@ LAB_PROG(socket_connect, struct socket *sock, struct sockaddr *address, int addr
 	return LAB_RET(check_address(LAB_HOOK_SOCKET_CONNECT, LAB_CONNECT, sock, address));
 }
 
-/* sendto() and sendmsg() with an address connect for one datagram. */
+/*
+ * SCTP names more than one address at a time: a list of sockaddr_in and
+ * sockaddr_in6 back to back (connectx, bindx: sctp_bind_connect), or
+ * sendmsg()'s SCTP_DSTADDRV4 and SCTP_DSTADDRV6 cmsgs, more peer
+ * addresses for the association msg_name starts (on msg_name's port),
+ * which sctp_sendmsg_new_asoc() adds with no LSM hook of its own. Each
+ * address is judged as a bind or a connect of its own, one callback
+ * call each, which makes one check(): the verifier goes through it
+ * once, and the program's own frame holds no request (it counts the
+ * program's stack and the callback's together). The first address
+ * denied denies the call. Where the list cannot be read on, the kernel
+ * refuses it too (EINVAL): the walk stops there.
+ */
+struct addr_list {
+	struct lab_req req;	/* hook, class, protocol, type; each step its address */
+	const void *buf;	/* the list or msg_control: kernel memory */
+	struct sockaddr *name;	/* sendmsg(): msg_name, judged first */
+	struct sock *sk;	/* its family and IPV6_V6ONLY, read by the steps themselves */
+	__u32 len;		/* buf's bytes (a kmalloc()'s: 4 MiB at most) */
+	__u32 off;		/* the next entry's */
+	__u16 port;		/* cmsgs: msg_name's port, every address's */
+	__u8 cmsgs;		/* buf holds cmsgs, not sockaddrs */
+	__u8 deny;
+};
+
+/* A cmsghdr as the kernel lays it out (CMSG_DATA() is 16 bytes on) */
+struct lab_cmsghdr {
+	__u64 len;
+	int level;
+	int type;
+};
+
+/* Steps' answers: an address in l->req to judge, none this step, the list's end */
+#define LIST_JUDGE	1
+#define LIST_SKIP	0
+#define LIST_END	(-1)
+
+/* An IPv4-mapped address in @req (AF_INET6) is IPv4 traffic: made so. */
+static __always_inline void unmap_v4(struct lab_req *req)
+{
+	__u8 *a = req->addr;
+
+	if (!(a[0] | a[1] | a[2] | a[3] | a[4] | a[5] | a[6] | a[7] | a[8] | a[9]) &&
+	    a[10] == 0xff && a[11] == 0xff) {
+		__builtin_memcpy(a, a + 12, 4);
+		__builtin_memset(a + 4, 0, 12);
+		req->family = AF_INET;
+	}
+}
+
+/*
+ * read_sockaddr() for the steps: straight into @req, no copy of the
+ * sockaddr on the stack, which the global programs' 512 bytes, their
+ * callbacks' and all, have no room for. (sin_port and sin6_port are
+ * both at offset 2, sin_addr at 4, sin6_addr at 8.)
+ */
+static __always_inline int read_sockaddr_into(struct lab_req *req, const void *at,
+					      int unspec_is_inet)
+{
+	__u16 family = 0;
+
+	if (bpf_probe_read_kernel(&family, sizeof(family), at) ||
+	    bpf_probe_read_kernel(&req->port, sizeof(req->port), at + 2))
+		return 0;
+	req->port = bpf_ntohs(req->port);
+	__builtin_memset(req->addr, 0, sizeof(req->addr));
+	if (family == AF_UNSPEC && unspec_is_inet)
+		family = AF_INET;
+	req->family = family;
+	if (family == AF_INET)
+		return !bpf_probe_read_kernel(req->addr, 4, at + 4);
+	if (family != AF_INET6 || bpf_probe_read_kernel(req->addr, 16, at + 8))
+		return 0;
+	unmap_v4(req);
+	return 1;
+}
+
+/*
+ * The list's entry at l->off, two steps each: the first judges it, the
+ * second moves on, and judges a bind of [::] on a dual-stack socket
+ * again as 0.0.0.0. Both read the entry, and the socket's family and
+ * IPV6_V6ONLY, afresh: 6.1 verifies a bpf_loop() callback from the
+ * state at the call, where a flag carried from one step to the next, or
+ * worked out by the program before the call, is a known constant, and
+ * may prune the paths with the other value: the branch it guards becomes
+ * dead code, hard-wired (a dual-stack flag did so on the global
+ * backend). The step's parity is unknown to the verifier.
+ */
+static __always_inline int next_sockaddr(struct addr_list *l, __u32 second)
+{
+	const void *at = l->buf + l->off;
+	__u16 family = 0;
+	__u64 size;
+	__u8 *a = l->req.addr;
+
+	if (l->off + sizeof(family) > l->len ||
+	    bpf_probe_read_kernel(&family, sizeof(family), at))
+		return LIST_END;
+	size = family == AF_INET ? sizeof(struct sockaddr_in) :
+	       family == AF_INET6 ? sizeof(struct sockaddr_in6) : 0;
+	if (!size || l->off + size > l->len)
+		return LIST_END;	/* sctp_get_af_specific() knows no such entry: EINVAL */
+	if (!read_sockaddr_into(&l->req, at, 0))
+		return LIST_END;
+	if (!second)
+		return LIST_JUDGE;
+	l->off += size;
+	/* an AF_INET6 socket with IPV6_V6ONLY off bound to [::] takes IPv4 too */
+	if (l->req.class != LAB_BIND || l->req.family != AF_INET6 ||
+	    l->sk->__sk_common.skc_family != AF_INET6 || l->sk->__sk_common.skc_ipv6only ||
+	    (a[0] | a[1] | a[2] | a[3] | a[4] | a[5] | a[6] | a[7] | a[8] | a[9] | a[10] |
+	     a[11] | a[12] | a[13] | a[14] | a[15]))
+		return LIST_SKIP;
+	l->req.family = AF_INET;	/* [::]: 0.0.0.0, its address all zeros too */
+	return LIST_JUDGE;
+}
+
+static __always_inline int next_cmsg(struct addr_list *l)
+{
+	struct lab_cmsghdr c;
+	const void *at = l->buf + l->off;
+	__u8 *a = l->req.addr;
+
+	/* for_each_cmsghdr(), and sctp_msghdr_parse()'s CMSG_OK(): EINVAL else */
+	if (!l->buf || l->off + sizeof(c) > l->len || bpf_probe_read_kernel(&c, sizeof(c), at) ||
+	    c.len < sizeof(c) || c.len > l->len - l->off)
+		return LIST_END;
+	l->off += (__u32)((c.len + 7) & ~7ULL);
+	if (c.level != IPPROTO_SCTP || (c.type != SCTP_DSTADDRV4 && c.type != SCTP_DSTADDRV6))
+		return LIST_SKIP;
+	__builtin_memset(a, 0, sizeof(l->req.addr));
+	l->req.port = l->port;
+	l->req.family = AF_INET;
+	if (c.type == SCTP_DSTADDRV4)
+		return c.len >= sizeof(c) + 4 && !bpf_probe_read_kernel(a, 4, at + sizeof(c)) ?
+		       LIST_JUDGE : LIST_END;
+	if (c.len < sizeof(c) + 16 || bpf_probe_read_kernel(a, 16, at + sizeof(c)))
+		return LIST_END;
+	l->req.family = AF_INET6;
+	unmap_v4(&l->req);
+	return LIST_JUDGE;
+}
+
+static long list_step(__u32 i, void *data)
+{
+	struct addr_list *l = data;
+	int next;
+
+	if (l->name) {
+		/* sendmsg()'s msg_name, as check_address() reads it */
+		next = read_sockaddr_into(&l->req, l->name,
+					  l->sk->__sk_common.skc_family == AF_INET) ?
+		       LIST_JUDGE : LIST_END;
+		l->name = NULL;
+	} else {
+		next = l->cmsgs ? next_cmsg(l) : next_sockaddr(l, i & 1);
+	}
+	if (next != LIST_JUDGE)
+		return next == LIST_END;
+	if (check(&l->req)) {
+		l->deny = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* The bpf_loop() count for a list of @len bytes, entries of @min bytes at least. */
+static __always_inline __u32 list_steps(__u64 len, __u32 min)
+{
+	__u64 n = len / min + 1;
+
+	/*
+	 * BPF_MAX_LOOPS (1 << 23) steps are more than any list the kernel
+	 * takes: a sockopt's or a cmsg buffer's kmalloc() is 4 MiB at most
+	 */
+	return n > (1 << 23) ? 1 << 23 : n;
+}
+
+/*
+ * sendto() and sendmsg() with an address connect for one datagram; on an
+ * SCTP socket, its SCTP_DSTADDRV4/6 cmsgs too.
+ */
 LAB_PROG(socket_sendmsg, struct socket *sock, struct msghdr *msg, int size)
 {
-	return LAB_RET(check_address(LAB_HOOK_SOCKET_SENDMSG, LAB_CONNECT, sock,
-				     BPF_CORE_READ(msg, msg_name)));
+	struct sock *sk = sock->sk;
+	struct addr_list l = {
+		.req = { .hook = LAB_HOOK_SOCKET_SENDMSG, .class = LAB_CONNECT },
+		.name = msg->msg_name,
+		.sk = sk,
+		.cmsgs = 1,
+	};
+	__u64 len = msg->msg_controllen;
+	__u32 steps = 1;
+
+	if (!l.name || !sk)
+		return LAB_RET(0);
+	l.req.protocol = sk->sk_protocol;
+	/* MPTCP is TCP on the wire (its subflows): tcp rules are its rules */
+	if (l.req.protocol == IPPROTO_MPTCP)
+		l.req.protocol = IPPROTO_TCP;
+	l.req.type = sock->type;
+	/*
+	 * msg_control is the kernel's copy (____sys_sendmsg()); the cmsgs
+	 * name no port, and without msg_name they start no association
+	 */
+	if (l.req.protocol == IPPROTO_SCTP && !msg->msg_control_is_user && msg->msg_control &&
+	    len <= 1U << 31 && !bpf_probe_read_kernel(&l.port, sizeof(l.port),
+						      &((struct sockaddr_in *)l.name)->sin_port)) {
+		l.buf = msg->msg_control;
+		l.len = len;
+		l.port = bpf_ntohs(l.port);
+		/* msg_name, then at most one cmsg every 16 bytes */
+		steps = list_steps(l.len, sizeof(struct lab_cmsghdr));
+	}
+	bpf_loop(steps, list_step, &l, 0);
+	return LAB_RET(l.deny);
+}
+
+/*
+ * SCTP's own ways to an address (security_sctp_bind_connect()), on
+ * kernels with SCTP (lsmctl attaches it there only: loader/POLICY.md):
+ * connectx and a sendmsg() that starts an association (every address
+ * of the list), SCTP_PRIMARY_ADDR (a peer address the task makes its
+ * primary path) are connects; bindx and SCTP_SET_PEER_PRIMARY_ADDR (a
+ * local address the peer is asked to send to) are binds. The hook's
+ * other two calls, SCTP_PARAM_ADD_IP and SCTP_PARAM_SET_PRIMARY, are
+ * the peer's ASCONF chunks, in softirq context, not the current task's
+ * doing: not judged.
+ */
+LAB_PROG(sctp_bind_connect, struct sock *sk, int optname, struct sockaddr *address,
+	     int addrlen)
+{
+	struct addr_list l = { .req = { .hook = LAB_HOOK_SCTP_BIND_CONNECT } };
+
+	switch (optname) {
+	case SCTP_SOCKOPT_BINDX_ADD:
+	case SCTP_SET_PEER_PRIMARY_ADDR:
+		l.req.class = LAB_BIND;
+		break;
+	case SCTP_SOCKOPT_CONNECTX:
+	case SCTP_SENDMSG_CONNECT:
+	case SCTP_PRIMARY_ADDR:
+		l.req.class = LAB_CONNECT;
+		break;
+	default:
+		return LAB_RET(0);
+	}
+	if (!sk || !address || addrlen <= 0)
+		return LAB_RET(0);
+	l.req.protocol = sk->sk_protocol;
+	l.req.type = sk->sk_type;
+	l.buf = address;
+	l.len = addrlen;
+	l.sk = sk;
+	/* two steps an entry (next_sockaddr()), 16 bytes at least: one step each 8 */
+	bpf_loop(list_steps(l.len, 8), list_step, &l, 0);
+	return LAB_RET(l.deny);
 }
 
 /* ptrace, mount, module_load, signal, capability */

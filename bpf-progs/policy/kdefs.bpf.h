@@ -46,6 +46,15 @@
 #define GENL_ID_CTRL		NLMSG_MIN_TYPE
 #define SOCK_DESTROY		21
 
+/* uapi/linux/sctp.h: security_sctp_bind_connect()'s optname, and sendmsg's cmsgs */
+#define SCTP_SET_PEER_PRIMARY_ADDR	5	/* one of the association's local addresses */
+#define SCTP_PRIMARY_ADDR		6	/* one of the peer's addresses */
+#define SCTP_SOCKOPT_BINDX_ADD		100
+#define SCTP_SOCKOPT_CONNECTX		110	/* CONNECTX_OLD and CONNECTX3 too */
+#define SCTP_SENDMSG_CONNECT		126	/* sendmsg() starting an association */
+#define SCTP_DSTADDRV4			7	/* cmsg_type: more peer addresses */
+#define SCTP_DSTADDRV6			8
+
 /* linux/fs.h, uapi/asm-generic/fcntl.h */
 #define FMODE_READ		0x1
 #define FMODE_WRITE		0x2

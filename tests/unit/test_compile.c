@@ -37,7 +37,10 @@
 #define HOOKS_UNLINK (BIT(LAB_HOOK_INODE_UNLINK) | BIT(LAB_HOOK_INODE_RMDIR) | \
 		      BIT(LAB_HOOK_INODE_LINK) | BIT(LAB_HOOK_INODE_RENAME))
 #define HOOKS_EXEC (BIT(LAB_HOOK_BPRM_CHECK) | BIT(LAB_HOOK_FILE_OPEN))
-#define HOOKS_CONNECT (BIT(LAB_HOOK_SOCKET_CONNECT) | BIT(LAB_HOOK_SOCKET_SENDMSG))
+/* bind and connect: SCTP's address lists too (apply drops it on a kernel without SCTP) */
+#define HOOKS_BIND (BIT(LAB_HOOK_SOCKET_BIND) | BIT(LAB_HOOK_SCTP_BIND_CONNECT))
+#define HOOKS_CONNECT (BIT(LAB_HOOK_SOCKET_CONNECT) | BIT(LAB_HOOK_SOCKET_SENDMSG) | \
+		       BIT(LAB_HOOK_SCTP_BIND_CONNECT))
 #define HOOKS_PTRACE (BIT(LAB_HOOK_PTRACE_ACCESS) | BIT(LAB_HOOK_PTRACE_TRACEME))
 #define HOOKS_MOUNT (BIT(LAB_HOOK_SB_MOUNT) | BIT(LAB_HOOK_MOVE_MOUNT) | \
 		     BIT(LAB_HOOK_SB_UMOUNT) | BIT(LAB_HOOK_CAPABLE))
@@ -531,7 +534,7 @@ static void test_bind_connect(void **state)
 	assert_int_equal(c.nets[2].prefix, 0);
 	assert_memory_equal(c.nets[2].addr, none, 16);
 
-	assert_int_equal(c.hooks, BIT(LAB_HOOK_SOCKET_BIND) | HOOKS_CONNECT);
+	assert_int_equal(c.hooks, HOOKS_BIND | HOOKS_CONNECT);
 	assert_int_equal(c.classes, (1u << LAB_BIND) | (1u << LAB_CONNECT));
 
 	compile_ok("name: t\nrules:\n  - network: connect\n    family: inet\n    ports: 25\n"
@@ -541,10 +544,16 @@ static void test_bind_connect(void **state)
 	assert_int_equal(c.nets[0].prefix, 0);
 
 	compile_ok("name: t\nrules:\n  - network: bind\n    ports: 8000-8080\n    action: allow\n");
-	assert_int_equal(c.hooks, BIT(LAB_HOOK_SOCKET_BIND));
+	assert_int_equal(c.hooks, HOOKS_BIND);
 	assert_int_equal(c.nets[0].class, LAB_BIND);
 	assert_int_equal(c.nets[0].port_min, 8000);
 	assert_int_equal(c.nets[0].port_max, 8080);
+
+	/* SCTP by its own keyword */
+	compile_ok("name: t\nrules:\n  - network: connect\n    protocol: sctp\n    ports: 25\n"
+		   "    action: deny\n");
+	assert_int_equal(c.nets[0].protocol, IPPROTO_SCTP);
+	assert_int_equal(c.hooks, HOOKS_CONNECT);
 }
 
 /* @n bind and connect rules (all different), plus socket rules, which

@@ -17,9 +17,9 @@ case ,$lsm_arg, in
 *) active=0 ;;
 esac
 if [ "$LAB_SERIES" = 0 ]; then
-	slots=10 cgroup_text="10 of the engine's 23 hooks at once"
+	slots=10 cgroup_text="10 of the engine's 24 hooks at once"
 else
-	slots=32 cgroup_text="all 23 hooks (32 hook slots"
+	slots=32 cgroup_text="all 24 hooks (32 hook slots"
 fi
 
 out=$($L probe 2>&1)
@@ -33,9 +33,9 @@ links() { bpftool link list 2>&1 | grep -c '^[0-9]*: '; }
 
 has "\"hook_slots\":$slots," && ok "$LAB_VARIANT: $slots lsm_cgroup hook slots" ||
 	not_ok "$LAB_VARIANT: $slots lsm_cgroup hook slots"
-has '"engine_hooks":{"total":23,"missing":\[\]}' &&
-	ok "the engine's 23 hooks are all in the kernel" ||
-	not_ok "the engine's 23 hooks are all in the kernel"
+has '"engine_hooks":{"total":24,"missing":\[\]}' &&
+	ok "the engine's 24 hooks are all in the kernel" ||
+	not_ok "the engine's 24 hooks are all in the kernel"
 has '"btf":true' && has '"cgroup2":true' && has '"bpffs":true' && has '"bpf_syscall":"ok"' &&
 	ok "BTF, cgroup v2, bpffs and bpf() are there" ||
 	not_ok "BTF, cgroup v2, bpffs and bpf() are there"
@@ -80,7 +80,7 @@ grep -qw bpf /sys/kernel/security/lsm && echo "$out" | grep -q "^  BPF LSM is ac
 	ok "BPF LSM is active ($(cat /sys/kernel/security/lsm))" ||
 	not_ok "BPF LSM is active" "$(cat /sys/kernel/security/lsm)"
 echo "$out" | grep -qF "  cgroup backend can run: $cgroup_text" &&
-	echo "$out" | grep -q "^  global backend can run: all 23 hooks" &&
+	echo "$out" | grep -q "^  global backend can run: all 24 hooks" &&
 	ok "text: the cgroup backend ($cgroup_text), the global one" ||
 	not_ok "text: the cgroup backend ($cgroup_text), the global one"
 # (the count is the guard's list, LAB_GUARD_HOOKS: not restated here)

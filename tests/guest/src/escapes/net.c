@@ -2,6 +2,7 @@
 /* Escapes: reaching the denied port some other way. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <linux/sctp.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <netinet/udp.h>
@@ -25,6 +26,9 @@ enum net_how {
 
 #ifndef IPPROTO_MPTCP
 #define IPPROTO_MPTCP	262
+#endif
+#ifndef SOL_SCTP
+#define SOL_SCTP	132
 #endif
 #ifndef TCP_FASTOPEN_CONNECT
 #define TCP_FASTOPEN_CONNECT	30
@@ -310,6 +314,306 @@ static int p_socket_made_inside(const void *arg)
 	return err;
 }
 
+/* --- SCTP: its address lists (sctp_bind_connect) and sendmsg's cmsgs --------- */
+
+/*
+ * How an SCTP probe names its addresses, each on port @port: @addr[0]
+ * and, when set, @addr[1] (a family each, by its form: "::1" or
+ * "127.0.0.1").
+ */
+enum sctp_how {
+	N_SCTP_CONNECT,		/* one-to-one socket: connect() addr[0] */
+	N_SCTP_CONNECTX,	/* one-to-one socket: SCTP_SOCKOPT_CONNECTX, the list */
+	N_SCTP_SENDMSG,		/* one-to-many socket: sendmsg() to addr[0], a new association */
+	N_SCTP_DSTADDR,		/* the same, with addr[1] in an SCTP_DSTADDRV4/6 cmsg */
+	N_SCTP_BIND,		/* bind() addr[0] */
+	N_SCTP_BINDX,		/* SCTP_SOCKOPT_BINDX_ADD, the list, on an unbound socket */
+	N_SCTP_PEER_V4,		/* connect() addr[0]: does the peer's INIT-ACK add 127.0.0.1? */
+	N_SCTP_PRIMARY,		/* ... then SCTP_PRIMARY_ADDR addr[1], one of its addresses */
+};
+
+struct sctp_try {
+	int family;		/* the socket's */
+	enum sctp_how how;
+	const char *addr[2];
+	int port;
+	int v6only;		/* on an AF_INET6 socket: IPV6_V6ONLY */
+};
+
+static int sctp_socket(const struct sctp_try *t, int type)
+{
+	int one = 1, fd = socket(t->family, type | SOCK_CLOEXEC, IPPROTO_SCTP);
+
+	if (fd < 0)
+		return -1;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (t->family == AF_INET6 &&
+	    setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &t->v6only, sizeof(t->v6only))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int sa_family_of(const char *addr)
+{
+	return strchr(addr, ':') ? AF_INET6 : AF_INET;
+}
+
+/* t's addresses back to back, as connectx and bindx take them; their bytes */
+static socklen_t sctp_list(const struct sctp_try *t, char *buf)
+{
+	struct sockaddr_storage ss;
+	socklen_t len, n = 0;
+	int i;
+
+	for (i = 0; i < 2 && t->addr[i]; i++) {
+		fill_addr(&ss, &len, sa_family_of(t->addr[i]), t->addr[i], t->port);
+		memcpy(buf + n, &ss, len);
+		n += len;
+	}
+	return n;
+}
+
+/* Is 127.0.0.1 one of the peer addresses of one-to-one socket @fd's association? */
+static bool peer_has_v4_loopback(int fd)
+{
+	union {
+		struct sctp_getaddrs ga;
+		char buf[sizeof(struct sctp_getaddrs) + 16 * sizeof(struct sockaddr_in6)];
+	} u = { 0 };
+	socklen_t len = sizeof(u), off = 0;
+	struct sockaddr_in *sin;
+	struct sockaddr_in6 *sin6;
+	__u32 i;
+
+	if (getsockopt(fd, SOL_SCTP, SCTP_GET_PEER_ADDRS, &u, &len))
+		return false;
+	for (i = 0; i < u.ga.addr_num && off + sizeof(*sin) <= sizeof(u.buf) -
+	     sizeof(struct sctp_getaddrs); i++) {
+		sin = (struct sockaddr_in *)(u.ga.addrs + off);
+		sin6 = (struct sockaddr_in6 *)sin;
+		if (sin->sin_family == AF_INET) {
+			if (sin->sin_addr.s_addr == htonl(INADDR_LOOPBACK))
+				return true;
+			off += sizeof(*sin);
+		} else {
+			if (IN6_IS_ADDR_V4MAPPED(&sin6->sin6_addr) &&
+			    sin6->sin6_addr.s6_addr32[3] == htonl(INADDR_LOOPBACK))
+				return true;
+			off += sizeof(*sin6);
+		}
+	}
+	return false;
+}
+
+static int p_sctp(const void *arg)
+{
+	const struct sctp_try *t = arg;
+	struct sockaddr_storage ss;
+	char buf[2 * sizeof(struct sockaddr_in6)], tag[32];
+	char cbuf[CMSG_SPACE(sizeof(struct in6_addr))] = { 0 };
+	struct sctp_prim prim = { 0 };
+	struct iovec iov;
+	struct msghdr msg = { 0 };
+	struct cmsghdr *cm;
+	socklen_t len;
+	int fd, dst;
+
+	snprintf(tag, sizeof(tag), "esc-%d", getpid());
+	fill_addr(&ss, &len, sa_family_of(t->addr[0]), t->addr[0], t->port);
+	switch (t->how) {
+	case N_SCTP_CONNECT:
+	case N_SCTP_CONNECTX:
+	case N_SCTP_PEER_V4:
+	case N_SCTP_PRIMARY:
+		fd = sctp_socket(t, SOCK_STREAM);
+		break;
+	default:
+		fd = sctp_socket(t, SOCK_SEQPACKET);
+	}
+	if (fd < 0)
+		return errno == EPROTONOSUPPORT ? ENOSYS : errno;
+	switch (t->how) {
+	case N_SCTP_CONNECT:
+		return connect(fd, (struct sockaddr *)&ss, len) ? errno : 0;
+	case N_SCTP_CONNECTX:
+		len = sctp_list(t, buf);
+		/* (the association's id: > 0) */
+		return setsockopt(fd, SOL_SCTP, SCTP_SOCKOPT_CONNECTX, buf, len) < 0 ? errno : 0;
+	case N_SCTP_BIND:
+		return bind(fd, (struct sockaddr *)&ss, len) ? errno : 0;
+	case N_SCTP_BINDX:
+		len = sctp_list(t, buf);
+		return setsockopt(fd, SOL_SCTP, SCTP_SOCKOPT_BINDX_ADD, buf, len) ? errno : 0;
+	case N_SCTP_SENDMSG:
+	case N_SCTP_DSTADDR:
+		iov.iov_base = tag;
+		iov.iov_len = strlen(tag);
+		msg.msg_name = &ss;
+		msg.msg_namelen = len;
+		msg.msg_iov = &iov;
+		msg.msg_iovlen = 1;
+		if (t->how == N_SCTP_DSTADDR) {
+			dst = sa_family_of(t->addr[1]);
+			msg.msg_control = cbuf;
+			msg.msg_controllen = CMSG_SPACE(dst == AF_INET ? sizeof(struct in_addr) :
+							sizeof(struct in6_addr));
+			cm = CMSG_FIRSTHDR(&msg);
+			cm->cmsg_level = IPPROTO_SCTP;
+			cm->cmsg_type = dst == AF_INET ? SCTP_DSTADDRV4 : SCTP_DSTADDRV6;
+			cm->cmsg_len = CMSG_LEN(dst == AF_INET ? sizeof(struct in_addr) :
+						sizeof(struct in6_addr));
+			inet_pton(dst, t->addr[1], CMSG_DATA(cm));
+		}
+		return sendmsg(fd, &msg, 0) < 0 ? errno : 0;
+	case N_SCTP_PEER_V4:
+	case N_SCTP_PRIMARY:
+		if (connect(fd, (struct sockaddr *)&ss, len))
+			return BROKEN;
+		if (!peer_has_v4_loopback(fd))
+			return t->how == N_SCTP_PEER_V4 ? EADDRNOTAVAIL : BROKEN;
+		if (t->how == N_SCTP_PEER_V4)
+			return 0;
+		fill_addr(&ss, &len, sa_family_of(t->addr[1]), t->addr[1], t->port);
+		memcpy(&prim.ssp_addr, &ss, len);
+		return setsockopt(fd, SOL_SCTP, SCTP_PRIMARY_ADDR, &prim, sizeof(prim)) ? errno : 0;
+	}
+	return BROKEN;
+}
+
+/* An SCTP one-to-many socket listening on [::]:@port, IPv4 too; or -1. */
+static int sctp_listener(int port)
+{
+	struct sockaddr_storage ss;
+	int zero = 0, one = 1, fd;
+	socklen_t len;
+
+	fd = socket(AF_INET6, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_SCTP);
+	if (fd < 0)
+		return -1;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+	fill_addr(&ss, &len, AF_INET6, "::", port);
+	if (bind(fd, (struct sockaddr *)&ss, len) || listen(fd, 128)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * SCTP, where the kernel has it (Debian's, sctp loaded outside the
+ * jail): the main policy's connect rules (inet and inet6, port 25) and
+ * the v4 policy's (inet 127.0.0.0/8 port 25; bind inet port 2525)
+ * against every way SCTP names an address. The listener on port 25
+ * takes associations from outside only: the controls.
+ */
+static void test_sctp(void)
+{
+	static const struct sctp_try
+		connect4 = { AF_INET, N_SCTP_CONNECT, { "127.0.0.1" }, PORT, 0 },
+		connect6 = { AF_INET6, N_SCTP_CONNECT, { "::1" }, PORT, 1 },
+		connectx4 = { AF_INET, N_SCTP_CONNECTX, { "127.0.0.1" }, PORT, 0 },
+		connectx6 = { AF_INET6, N_SCTP_CONNECTX, { "::1" }, PORT, 1 },
+		connectx_v6 = { AF_INET6, N_SCTP_CONNECTX, { "::1" }, PORT, 0 },
+		connectx_both = { AF_INET6, N_SCTP_CONNECTX, { "::1", "127.0.0.1" }, PORT, 0 },
+		sendmsg4 = { AF_INET, N_SCTP_SENDMSG, { "127.0.0.1" }, PORT, 0 },
+		sendmsg6 = { AF_INET6, N_SCTP_SENDMSG, { "::1" }, PORT, 1 },
+		sendmsg_v6 = { AF_INET6, N_SCTP_SENDMSG, { "::1" }, PORT, 0 },
+		dstaddr4 = { AF_INET6, N_SCTP_DSTADDR, { "::1", "127.0.0.1" }, PORT, 0 },
+		dstaddr_mapped = { AF_INET6, N_SCTP_DSTADDR, { "::1", "::ffff:127.0.0.1" }, PORT, 0 },
+		bind4 = { AF_INET, N_SCTP_BIND, { "0.0.0.0" }, PORT_BIND, 0 },
+		bindx4 = { AF_INET, N_SCTP_BINDX, { "127.0.0.1" }, PORT_BIND, 0 },
+		bindx_v6 = { AF_INET6, N_SCTP_BINDX, { "::1" }, PORT_BIND, 1 },
+		bindx_both = { AF_INET6, N_SCTP_BINDX, { "::1", "127.0.0.1" }, PORT_BIND, 0 },
+		bindx_any_only = { AF_INET6, N_SCTP_BINDX, { "::" }, PORT_BIND, 1 },
+		bindx_any_dual = { AF_INET6, N_SCTP_BINDX, { "::" }, PORT_BIND, 0 },
+		peer_v4 = { AF_INET6, N_SCTP_PEER_V4, { "::1" }, PORT, 0 },
+		primary_v6 = { AF_INET6, N_SCTP_PRIMARY, { "::1", "::1" }, PORT, 0 },
+		primary_v4 = { AF_INET6, N_SCTP_PRIMARY, { "::1", "127.0.0.1" }, PORT, 0 };
+	const char *m = cg.main, *v4 = cg.v4;
+	char buf[256];
+	int l, rc;
+
+	l = sctp_listener(PORT);
+	if (l < 0) {
+		skip("SCTP connect, connectx, sendmsg, SCTP_DSTADDRV4, bind, bindx, "
+		     "SCTP_PRIMARY_ADDR", errno == EPROTONOSUPPORT ?
+		     "no SCTP in this kernel" : "no SCTP listener on port 25");
+		return;
+	}
+	tap_note("--- network, SCTP: %s denies connect to port 25 (inet and inet6)", m);
+	attempt(m, HOLD, true, "SCTP connect() 127.0.0.1:25", "socket_connect", p_sctp,
+		&connect4);
+	attempt(m, HOLD, true, "SCTP connect() [::1]:25", "socket_connect", p_sctp, &connect6);
+	attempt(m, HOLD, true, "SCTP SCTP_SOCKOPT_CONNECTX [127.0.0.1:25]",
+		"sctp_bind_connect: every address of the list", p_sctp, &connectx4);
+	attempt(m, HOLD, true, "SCTP SCTP_SOCKOPT_CONNECTX [[::1]:25]",
+		"sctp_bind_connect: every address of the list", p_sctp, &connectx6);
+	attempt(m, HOLD, true, "SCTP one-to-many sendmsg() to 127.0.0.1:25, a new association",
+		"socket_sendmsg (msg_name), sctp_bind_connect (SCTP_SENDMSG_CONNECT)", p_sctp,
+		&sendmsg4);
+	attempt(m, HOLD, true, "SCTP one-to-many sendmsg() to [::1]:25, a new association",
+		"socket_sendmsg (msg_name), sctp_bind_connect (SCTP_SENDMSG_CONNECT)", p_sctp,
+		&sendmsg6);
+
+	tap_note("--- network, SCTP: %s denies connect to inet 127.0.0.0/8 port 25 and bind to "
+		 "inet port %d; [::1] is allowed", v4, PORT_BIND);
+	rc = probe_pid(v4, p_sctp, &connectx_v6, NULL);
+	tap_result(rc == 0, "control: SCTP_SOCKOPT_CONNECTX [[::1]:25] works in %s (got %s)", v4,
+		   errname(rc));
+	attempt(v4, HOLD, true, "SCTP SCTP_SOCKOPT_CONNECTX [[::1]:25, 127.0.0.1:25]: the "
+		"second address denied", "sctp_bind_connect: every address of the list", p_sctp,
+		&connectx_both);
+	rc = probe_pid(v4, p_sctp, &sendmsg_v6, NULL);
+	tap_result(rc == 0, "control: SCTP sendmsg() to [::1]:25 works in %s (got %s)", v4,
+		   errname(rc));
+	attempt(v4, HOLD, true, "SCTP sendmsg() to [::1]:25 with 127.0.0.1 in an SCTP_DSTADDRV4 "
+		"cmsg (a second peer address, no LSM hook of its own)",
+		"socket_sendmsg reads SCTP_DSTADDRV4/6 cmsgs", p_sctp, &dstaddr4);
+	attempt(v4, HOLD, true, "SCTP sendmsg() to [::1]:25 with ::ffff:127.0.0.1 in an "
+		"SCTP_DSTADDRV6 cmsg", "socket_sendmsg: an IPv4-mapped address is IPv4", p_sctp,
+		&dstaddr_mapped);
+	attempt(v4, HOLD, true, "SCTP bind() 0.0.0.0:2525", "socket_bind", p_sctp, &bind4);
+	attempt(v4, HOLD, true, "SCTP SCTP_SOCKOPT_BINDX_ADD [127.0.0.1:2525]",
+		"sctp_bind_connect", p_sctp, &bindx4);
+	rc = probe_pid(v4, p_sctp, &bindx_v6, NULL);
+	tap_result(rc == 0, "control: SCTP_SOCKOPT_BINDX_ADD [[::1]:%d] works in %s (got %s)",
+		   PORT_BIND, v4, errname(rc));
+	attempt(v4, HOLD, true, "SCTP SCTP_SOCKOPT_BINDX_ADD [[::1]:2525, 127.0.0.1:2525]: the "
+		"second address denied", "sctp_bind_connect: every address of the list", p_sctp,
+		&bindx_both);
+	rc = probe_pid(v4, p_sctp, &bindx_any_only, NULL);
+	tap_result(rc == 0, "control: IPV6_V6ONLY on, SCTP_SOCKOPT_BINDX_ADD [[::]:%d] works in "
+		   "%s (got %s)", PORT_BIND, v4, errname(rc));
+	attempt(v4, HOLD, true, "IPV6_V6ONLY off: SCTP_SOCKOPT_BINDX_ADD [[::]:2525], which "
+		"takes IPv4 too", "sctp_bind_connect judges it as 0.0.0.0:2525 too", p_sctp,
+		&bindx_any_dual);
+	/*
+	 * The listener is bound to [::] and IPv4 too: its INIT-ACK lists its
+	 * addresses, 127.0.0.1 among them, and the association takes them
+	 * with no LSM hook (peer-announced addresses, as MPTCP's ADD_ADDR).
+	 */
+	attempt(v4, DOC, true, "SCTP connect() [::1]:25: the peer's INIT-ACK adds 127.0.0.1 "
+		"to the association's peer addresses",
+		"addresses the peer announces (INIT, INIT-ACK, ASCONF) are not judged: "
+		"POLICY.md, every way to an address", p_sctp, &peer_v4);
+	if (probe_pid(cg.ctl, p_sctp, &peer_v4, NULL) == 0) {
+		rc = probe_pid(v4, p_sctp, &primary_v6, NULL);
+		tap_result(rc == 0, "control: SCTP_PRIMARY_ADDR [::1]:25 works in %s (got %s)",
+			   v4, errname(rc));
+		attempt(v4, HOLD, true, "SCTP_PRIMARY_ADDR 127.0.0.1:25, a peer address the "
+			"peer announced: the task's own traffic to it", "sctp_bind_connect: "
+			"a connect", p_sctp, &primary_v4);
+	} else {
+		skip("SCTP_PRIMARY_ADDR 127.0.0.1:25", "the peer announced no 127.0.0.1");
+	}
+	while (recv(l, buf, sizeof(buf), MSG_DONTWAIT) >= 0)
+		;
+	close(l);
+}
+
 void test_network(void)
 {
 	static const struct net
@@ -461,4 +765,5 @@ void test_network(void)
 		p_bind6, &any6_dual);
 	attempt(cg.v4, HOLD, true, "bind [::ffff:0.0.0.0]:2525 on an AF_INET6 socket",
 		"socket_bind: an IPv4-mapped address is IPv4", p_bind6, &mapped_any);
+	test_sctp();
 }
