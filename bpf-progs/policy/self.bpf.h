@@ -161,6 +161,24 @@ static __always_inline int fs_writable(unsigned long magic)
 	return 0;
 }
 
+/*
+ * mounts, mountinfo or mountstats below /proc: "mount" and the length
+ * (no other /proc/PID file starts so), by one 8-byte read, not three
+ * name_is() loops, which the global backend's file_open cannot afford
+ * under 6.1's verifier.
+ */
+static __always_inline int proc_mount_table(struct dentry *d)
+{
+	__u32 len = d->d_name.len;
+	__u64 w = 0;
+
+	if (len != 6 && len != 9 && len != 10)
+		return 0;
+	bpf_probe_read_kernel(&w, sizeof(w), d->d_name.name);
+	/* "mount", little-endian */
+	return (w & 0xffffffffffULL) == 0x746e756f6dULL;
+}
+
 /* What self-protection asks of opening @file: LAB_SELF_DENY, _CGROUP, _LIMIT or 0. */
 static __always_inline __u8 self_at_open(struct file *file, struct cgroup **cgroup)
 {
@@ -223,7 +241,7 @@ static __always_inline __u8 self_at_open(struct file *file, struct cgroup **cgro
 	 * opening these asks no ptrace check. A task of the subtree's own
 	 * passes (LAB_SELF_CGROUP on its cgroup).
 	 */
-	if (NAME_IS(d, "mountinfo") || NAME_IS(d, "mounts") || NAME_IS(d, "mountstats")) {
+	if (proc_mount_table(d)) {
 		*cgroup = proc_task_cgroup(inode);
 		return LAB_SELF_CGROUP;
 	}
