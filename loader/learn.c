@@ -85,6 +85,7 @@ struct learning {
 	struct wanted *wanted;
 	size_t n_wanted;
 	__u32 child;		/* the command's pid, once started */
+	__u64 since;		/* CLOCK_MONOTONIC ns when the learning policy went on */
 };
 
 static struct learning *walking;	/* nftw() has no argument for its callback */
@@ -104,6 +105,12 @@ static int on_event(void *data, void *raw, size_t size)
 	struct lab_event *grown;
 
 	if (size < sizeof(*e) || e->policy_cgroup_id != l->cgroup_id)
+		return 0;
+	/*
+	 * The ring is every policy's: events of an earlier policy on the
+	 * same cgroup may still be queued, and are not this run's.
+	 */
+	if (e->time_ns < l->since)
 		return 0;
 	/*
 	 * lsmctl's own steps in the child before the exec (entering the
@@ -572,6 +579,7 @@ int learn(const struct learn_opts *o, FILE *f, struct learned *out, char *err, s
 	struct apply_opts ao = { .backend = o->backend, .backend_given = o->backend_given,
 				 .audit = -1, .origin = "lsmctl learn's learning policy" };
 	struct learning l = { 0 };
+	struct timespec now;
 	struct draft d = { 0 };
 	struct ring_buffer *rb = NULL;
 	struct applied a;
@@ -604,6 +612,8 @@ int learn(const struct learn_opts *o, FILE *f, struct learned *out, char *err, s
 	rc = write_seed(dir, sizeof(dir), seed, sizeof(seed), err, errlen);
 	if (rc)
 		goto out;
+	clock_gettime(CLOCK_MONOTONIC, &now);	/* bpf_ktime_get_ns()'s clock */
+	l.since = (__u64)now.tv_sec * 1000000000ull + (__u64)now.tv_nsec;
 	rc = policy_apply(seed, cg, &ao, &a, err, errlen);
 	unlink(seed);
 	rmdir(dir);
