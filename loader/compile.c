@@ -57,7 +57,10 @@ static const __u64 class_hooks[LAB_NR_CLASSES] = {
 	[LAB_UNLINK] = BIT(LAB_HOOK_INODE_UNLINK) | BIT(LAB_HOOK_INODE_RMDIR) |
 		       BIT(LAB_HOOK_INODE_LINK) | BIT(LAB_HOOK_INODE_RENAME),
 	[LAB_SOCKET] = BIT(LAB_HOOK_SOCKET_CREATE),
-	/* sctp_bind_connect: SCTP's address lists (probe_kernel_hooks() drops it without SCTP) */
+	/*
+	 * sctp_bind_connect: SCTP's address lists (compile() drops it
+	 * where no rule can match SCTP, probe_kernel_hooks() without SCTP)
+	 */
 	[LAB_BIND] = BIT(LAB_HOOK_SOCKET_BIND) | BIT(LAB_HOOK_SCTP_BIND_CONNECT),
 	[LAB_CONNECT] = BIT(LAB_HOOK_SOCKET_CONNECT) | BIT(LAB_HOOK_SOCKET_SENDMSG) |
 			BIT(LAB_HOOK_SCTP_BIND_CONNECT),
@@ -838,6 +841,20 @@ static int compile(struct said *said, const struct policy *p, struct compiled *c
 	for (cls = 0; cls < LAB_NR_CLASSES; cls++)
 		if (c->classes & (1u << cls))
 			c->hooks |= class_hooks[cls];
+	/*
+	 * SCTP's address lists: only where a rule can match an SCTP request
+	 * (protocol any or sctp), or default: deny closes bind or connect.
+	 * Rules on tcp, udp or icmp alone would never judge one: no hook.
+	 */
+	if (!(c->conf.default_deny & ((1u << LAB_BIND) | (1u << LAB_CONNECT)))) {
+		bool sctp = false;
+
+		for (i = 0; i < c->n_nets; i++)
+			if (!c->nets[i].protocol || c->nets[i].protocol == IPPROTO_SCTP)
+				sctp = true;
+		if (!sctp)
+			c->hooks &= ~BIT(LAB_HOOK_SCTP_BIND_CONNECT);
+	}
 	/*
 	 * A file whose read is denied may be run all the same: the hooks
 	 * that keep its bytes in the tasks that run it (POLICY.md,

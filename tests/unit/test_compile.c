@@ -543,6 +543,15 @@ static void test_bind_connect(void **state)
 	assert_int_equal(c.nets[0].family, AF_INET);
 	assert_int_equal(c.nets[0].prefix, 0);
 
+	/* rules no SCTP request can match: no sctp_bind_connect */
+	compile_ok("name: t\nrules:\n  - network: connect\n    protocol: tcp\n    ports: 25\n"
+		   "    action: deny\n  - network: bind\n    protocol: udp\n    action: deny\n");
+	assert_int_equal(c.hooks, (HOOKS_BIND | HOOKS_CONNECT) & ~BIT(LAB_HOOK_SCTP_BIND_CONNECT));
+	/* unless default: deny closes the class: SCTP is denied by default */
+	compile_ok("name: t\ndefault: deny\nrules:\n  - network: connect\n    protocol: tcp\n"
+		   "    action: allow\n");
+	assert_int_equal(c.hooks, HOOKS_CONNECT);
+
 	compile_ok("name: t\nrules:\n  - network: bind\n    ports: 8000-8080\n    action: allow\n");
 	assert_int_equal(c.hooks, HOOKS_BIND);
 	assert_int_equal(c.nets[0].class, LAB_BIND);

@@ -214,8 +214,10 @@ static int write_main_policy(void)
 		"    family: inet6\n"
 		"    type: dgram\n"
 		"    action: deny\n"
+		/* tcp: its binds are TCP's, and no sctp_bind_connect (10 hooks on Debian's) */
 		"  - network: bind\n"
 		"    family: inet\n"
+		"    protocol: tcp\n"
 		"    cidr: 127.0.0.1/32\n"
 		"    ports: 41000-41009\n"
 		"    action: deny\n"
