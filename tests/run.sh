@@ -13,7 +13,7 @@
 # boots listed for that variant too (check-debug runs lsm's on debug),
 # THEN=test to add a test at the end of every boot, ONLY=name[,name] to run
 # only those boots, JOBS guests at a time (default: one a core), TIMEOUT
-# per boot (default 600 s), ACCEL (tcg|kvm),
+# per boot (default 900 s), ACCEL (tcg|kvm),
 # INITRD (default build/initramfs.cpio: a copy keeps a long run apart
 # from rebuilds),
 # LIST=1 to print the boots and stop, HOST_TESTS=0 to skip host tests,
@@ -134,7 +134,7 @@ boot() {
 		initrd=$results/$v-$name.cpio
 	fi
 	tests/vm/run-vm.sh -q -k "build/kernel/$v/bzImage" -i "$initrd" \
-		-l "$results/$v-$name.log" -t "${TIMEOUT:-600}" -- \
+		-l "$results/$v-$name.log" -t "${TIMEOUT:-900}" -- \
 		"$append" "lab.variant=$v" "lab.tests=$tests" \
 		>"$results/$v-$name.tap" 2>"$results/$v-$name.err"
 	rc=$?
@@ -161,7 +161,7 @@ for v in "${variants[@]}"; do
 		[ -z "${THEN:-}" ] || tests+=,$THEN
 		key=$(inputs_key "build/kernel/$v/bzImage" "build/kernel/$v/modules.cpio" "$initrd" \
 			tests/vm/run-vm.sh -- \
-			"$append" "$tests" "${TIMEOUT:-600}" "${ACCEL:-tcg}")
+			"$append" "$tests" "${TIMEOUT:-900}" "${ACCEL:-tcg}")
 		todo+=("$key $v $name $append $tests")
 	done < <(cat "${boots[@]}")
 done
