@@ -1423,53 +1423,25 @@ GUARD_PROG(ipc_permission, struct kern_ipc_perm *ipcp, short flag)
 	return ipc_judge(LAB_GUARD_ipc_permission, ipcp, (__u16)flag);
 }
 
-GUARD_PROG(msg_queue_alloc_security, struct kern_ipc_perm *perm)
-{
-	return ipc_note(perm);
-}
+/* Each SysV kind's three hooks: noted at alloc, forgotten at free, judged at its ctl. */
+#define GUARD_IPC_KIND(kind, ctl)						\
+	GUARD_PROG(kind##_alloc_security, struct kern_ipc_perm *perm)		\
+	{									\
+		return ipc_note(perm);						\
+	}									\
+	GUARD_PROG(kind##_free_security, struct kern_ipc_perm *perm)		\
+	{									\
+		ipc_forget(perm);						\
+		return 0;							\
+	}									\
+	GUARD_PROG(ctl, struct kern_ipc_perm *perm, int cmd)			\
+	{									\
+		return ipc_judge(LAB_GUARD_##ctl, perm, cmd);			\
+	}
 
-GUARD_PROG(msg_queue_free_security, struct kern_ipc_perm *perm)
-{
-	ipc_forget(perm);
-	return 0;
-}
-
-GUARD_PROG(msg_queue_msgctl, struct kern_ipc_perm *perm, int cmd)
-{
-	return ipc_judge(LAB_GUARD_msg_queue_msgctl, perm, cmd);
-}
-
-GUARD_PROG(shm_alloc_security, struct kern_ipc_perm *perm)
-{
-	return ipc_note(perm);
-}
-
-GUARD_PROG(shm_free_security, struct kern_ipc_perm *perm)
-{
-	ipc_forget(perm);
-	return 0;
-}
-
-GUARD_PROG(shm_shmctl, struct kern_ipc_perm *perm, int cmd)
-{
-	return ipc_judge(LAB_GUARD_shm_shmctl, perm, cmd);
-}
-
-GUARD_PROG(sem_alloc_security, struct kern_ipc_perm *perm)
-{
-	return ipc_note(perm);
-}
-
-GUARD_PROG(sem_free_security, struct kern_ipc_perm *perm)
-{
-	ipc_forget(perm);
-	return 0;
-}
-
-GUARD_PROG(sem_semctl, struct kern_ipc_perm *perm, int cmd)
-{
-	return ipc_judge(LAB_GUARD_sem_semctl, perm, cmd);
-}
+GUARD_IPC_KIND(msg_queue, msg_queue_msgctl)
+GUARD_IPC_KIND(shm, shm_shmctl)
+GUARD_IPC_KIND(sem, sem_semctl)
 
 /*
  * Capture of the machine's traffic: a packet socket (AF_PACKET, and
