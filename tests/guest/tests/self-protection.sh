@@ -299,6 +299,24 @@ fi
 check "clone3 with CLONE_NEWPID (its namespaces' CAP_SYS_ADMIN) still works inside" \
 	in_cg $cg "$P clone3-newpid"
 held "clone3 with CLONE_NEWPID and set_tid (a pid there, and one here)" "$P set-tid-newpid"
+# a limit (docs/threat-model.md): a user namespace made outside, entered by
+# an nsfs file bound where the task can open it, is taken as its own
+unshare -Ur sleep 300 &
+uns=$!
+sleep 0.3
+touch /tmp/sp/userns
+if mount --bind /proc/$uns/ns/user /tmp/sp/userns 2>/dev/null; then
+	if in_cg $cg "nsenter --user=/tmp/sp/userns true" >$lab_out 2>&1; then
+		ok "limit shown: setns into a user namespace made outside (a bound nsfs file) works inside"
+	else
+		not_ok "limit shown: setns into a user namespace made outside works inside" \
+			"closed now? then update docs/threat-model.md: $(cat $lab_out)"
+	fi
+	umount /tmp/sp/userns
+else
+	skip "limit shown: setns into a user namespace made outside" "no user namespaces here"
+fi
+kill $uns
 held "raise its own cgroup's limit (cgroup.max.descendants)" "echo max >$cg/cgroup.max.descendants"
 check "limits below its cgroup are still its own" in_cg $cg "echo max >$cg/inner/cgroup.max.descendants"
 held "open a sysfs file for writing (/sys/bus/pci/rescan)" "exec 3>>/sys/bus/pci/rescan"
@@ -342,10 +360,11 @@ else
 fi
 fc=/sys/fs/fuse/connections
 modprobe fuse 2>/dev/null
-[ -d $fc ] && ! mountpoint -q $fc && mount -t fusectl none $fc 2>/dev/null
+fc_mounted() { grep -q " $fc fusectl " /proc/mounts; }
+[ -d $fc ] && ! fc_mounted && mount -t fusectl none $fc 2>/dev/null
 mkdir -p /tmp/sp/fuse
 # a FUSE mount with no daemon: its connection is all fusectl needs
-if [ -c /dev/fuse ] && mountpoint -q $fc && exec 9<>/dev/fuse &&
+if [ -c /dev/fuse ] && fc_mounted && exec 9<>/dev/fuse &&
 	mount -t fuse -o fd=9,rootmode=40000,user_id=0,group_id=0 sp /tmp/sp/fuse 2>/dev/null; then
 	c=$fc/$(ls $fc | tail -1)
 	held "write a FUSE connection's max_background (fusectl)" \
