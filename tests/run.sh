@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The lab's test harness: host unit tests, then every boot of tests/boots
+# The lab's test harness: host unit tests beside every boot of tests/boots
 # on each kernel variant given, then one closing "N passed, N failed".
 #
 #   tests/run.sh [VARIANT ...]        default: stock lsm debian
@@ -12,7 +12,7 @@
 # Environment: BOOTS=files (default tests/boots), LIKE=variant to run the
 # boots listed for that variant too (check-debug runs lsm's on debug),
 # THEN=test to add a test at the end of every boot, ONLY=name[,name] to run
-# only those boots, JOBS guests at a time (default: one a core), TIMEOUT
+# only those boots, JOBS guests at a time (default: one more than the cores), TIMEOUT
 # per boot (default 900 s), ACCEL (tcg|kvm),
 # INITRD (default build/initramfs.cpio: a copy keeps a long run apart
 # from rebuilds),
@@ -34,7 +34,7 @@ lsm_default=$(scripts/lsm-default) || exit 1
 results=${RESULTS:-build/test-results}
 mkdir -p "$results"
 passed=0 failed=0
-failures=()
+failures=() built=()
 
 pass() { passed=$((passed + 1)); echo "ok - $1"; }
 fail() { failed=$((failed + 1)); failures+=("$1"); echo "not ok - $1"; }
@@ -89,36 +89,46 @@ cache_digest tests/vm/run-vm.sh
 reused=0
 
 # (LIST=1 only lists the boots: it runs nothing)
+host_stage=0
 if [ "${HOST_TESTS:-1}" = 1 ] && [ "${LIST:-0}" != 1 ]; then
 	# Every file of the tree (tracked or not, unless ignored), the BTF the
 	# BPF objects are built against, and what harness.sh boots.
 	tree_digest=$(git ls-files -co --exclude-standard -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
 	cache_digest build/kernel/stock/bzImage
 	host_key=$(inputs_key build/bpf/vmlinux.h build/kernel/stock/bzImage "$initrd" -- "$tree_digest")
-	failed_before=$failed
+	host_stage=1
+fi
+# The host tests, one after another, each's output and status in $results.
+host_tests() {
+	local t out
+	for t in tests/host/*.sh; do
+		[ -x "$t" ] || continue
+		out=$results/$(basename "$t").out
+		"$t" >"$out" 2>&1
+		echo $? >"$out.rc"
+	done
+}
+# Their results folded into the totals, after they ran (or reused).
+host_tally() {
+	local t name out rc failed_before=$failed
 	if unchanged host "$host_key"; then
 		echo "# host tests: inputs unchanged since they last passed, results reused"
 	else
 		echo "# host tests"
-		rm -f "$results/host.key"
 	fi
 	for t in tests/host/*.sh; do
 		[ -x "$t" ] || continue
 		name=host/$(basename "$t" .sh)
 		out=$results/$(basename "$t").out
-		if unchanged host "$host_key"; then
-			tally "$name" <"$out"
-			continue
-		fi
-		"$t" >"$out" 2>&1
-		rc=$?
 		tally "$name" <"$out"
+		unchanged host "$host_key" && continue
+		rc=$(cat "$out.rc" 2>/dev/null || echo 67)
 		if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out"; then
 			fail "$name: exited with status $rc"
 		fi
 	done
 	[ "$failed" -eq "$failed_before" ] && echo "$host_key" >"$results/host.key"
-fi
+}
 
 # One boot: its TAP, stderr, console log, exit status and time in
 # $results, named VARIANT-NAME. An append of "-" is the kernel's own
@@ -142,8 +152,9 @@ boot() {
 	echo "$rc $(($(date +%s) - t0))" >"$results/$v-$name.rc"
 }
 
-# The boots to run, in the order of the boots file and the variants.
-todo=()
+# The boots to run: each line of the boots file on each variant it names,
+# a line's variants side by side (the file lists the long boots first).
+mapfile -t lines < <(cat "${boots[@]}")
 for v in "${variants[@]}"; do
 	# LIST=1 lists a variant's boots even before its kernel is built.
 	if [ ! -r "build/kernel/$v/bzImage" ] && [ "${LIST:-0}" != 1 ]; then
@@ -153,17 +164,23 @@ for v in "${variants[@]}"; do
 	cache_digest "build/kernel/$v/bzImage"
 	# a downloaded kernel's modules (and so its package version) too
 	cache_digest "build/kernel/$v/modules.cpio"
-	while read -r vs name append tests; do
-		case $vs in '' | '#'*) continue ;; esac
-		append=${append//@LSM_DEFAULT@/$lsm_default}
+	built+=("$v")
+done
+todo=()
+for line in "${lines[@]}"; do
+	read -r vs name append tests <<<"$line"
+	case $vs in '' | '#'*) continue ;; esac
+	append=${append//@LSM_DEFAULT@/$lsm_default}
+	for v in "${built[@]}"; do
 		[[ ",$vs," == *",$v,"* || ",$vs," == *",${LIKE:-$v},"* ]] || continue
 		[ -z "${ONLY:-}" ] || [[ ",$ONLY," == *",$name,"* ]] || continue
-		[ -z "${THEN:-}" ] || tests+=,$THEN
+		t=$tests
+		[ -z "${THEN:-}" ] || t+=,$THEN
 		key=$(inputs_key "build/kernel/$v/bzImage" "build/kernel/$v/modules.cpio" "$initrd" \
 			tests/vm/run-vm.sh -- \
-			"$append" "$tests" "${TIMEOUT:-900}" "${ACCEL:-tcg}")
-		todo+=("$key $v $name $append $tests")
-	done < <(cat "${boots[@]}")
+			"$append" "$t" "${TIMEOUT:-900}" "${ACCEL:-tcg}")
+		todo+=("$key $v $name $append $t")
+	done
 done
 
 if [ "${LIST:-0}" = 1 ]; then
@@ -174,12 +191,34 @@ if [ "${LIST:-0}" = 1 ]; then
 	exit 0
 fi
 
-# Independent guests, JOBS at a time (one a core: each guest has one
-# CPU); each boot's output is kept apart and read in order afterwards.
-jobs=${JOBS:-$(nproc)}
-echo "# ${#todo[@]} boot(s), $jobs at a time"
+# Independent guests, JOBS at a time, the host tests beside them; each
+# one's output is kept apart and read in order afterwards. A guest under
+# TCG is one host thread that idles about a third of its time (RCU grace
+# periods, the tests' own waits), so the default is a core's worth more
+# than one a core. The longest run first: the order of the last run's
+# times when every boot has one, else the boots file's (long boots first).
+jobs=${JOBS:-$(($(nproc) + 1))}
+order=()
 for b in "${todo[@]}"; do
 	read -r key v name append tests <<<"$b"
+	secs=
+	[ -r "$results/$v-$name.rc" ] && read -r _ secs <"$results/$v-$name.rc"
+	[[ $secs =~ ^[0-9]+$ ]] || { order=(); break; }
+	order+=("$secs ${#order[@]}")
+done
+if [ ${#order[@]} -eq ${#todo[@]} ] && [ ${#order[@]} -gt 0 ]; then
+	mapfile -t order < <(printf '%s\n' "${order[@]}" | sort -k1,1nr -k2,2n | cut -d' ' -f2)
+else
+	mapfile -t order < <(seq 0 $((${#todo[@]} - 1)))
+fi
+echo "# ${#todo[@]} boot(s), $jobs at a time"
+if [ "$host_stage" = 1 ] && ! unchanged host "$host_key"; then
+	rm -f "$results/host.key"
+	host_tests &
+fi
+for i in "${order[@]}"; do
+	[ -n "$i" ] || continue
+	read -r key v name append tests <<<"${todo[$i]}"
 	unchanged "$v-$name" "$key" && continue
 	rm -f "$results/$v-$name.rc" "$results/$v-$name.key"
 	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
@@ -188,6 +227,7 @@ for b in "${todo[@]}"; do
 	boot "$v" "$name" "$append" "$tests" &
 done
 wait
+[ "$host_stage" = 1 ] && host_tally
 
 for b in "${todo[@]}"; do
 	read -r key v name append tests <<<"$b"
