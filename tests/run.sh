@@ -178,7 +178,7 @@ for line in "${lines[@]}"; do
 		[ -z "${THEN:-}" ] || t+=,$THEN
 		key=$(inputs_key "build/kernel/$v/bzImage" "build/kernel/$v/modules.cpio" "$initrd" \
 			tests/vm/run-vm.sh -- \
-			"$append" "$t" "${TIMEOUT:-900}" "${ACCEL:-tcg}")
+			"$append" "$t" "${ACCEL:-tcg}")
 		todo+=("$key $v $name $append $t")
 	done
 done
