@@ -22,6 +22,10 @@ root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,run,mnt,root,etc,lab}
+# mktemp -d's 0700 would be the guest's /: no user but root could look up
+# a path. / as a system has it, and /tmp a sticky world-writable one.
+chmod 0755 "$root"
+chmod 1777 "$root/tmp"
 cp "$busybox" "$root/bin/busybox"
 for applet in $("$busybox" --list); do
 	[ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
