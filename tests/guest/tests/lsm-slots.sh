@@ -46,10 +46,13 @@ expect() {
 # callers a skipped stub would change (security/bpf/hooks.c).
 state_of() {
 	[ "$2" = bpf ] || { echo on; return; }
-	case $1 in inode_setxattr | inode_removexattr) echo on ;; *) echo off ;; esac
+	case $1 in sb_set_mnt_opts | getprocattr | setprocattr) echo on ;; *) echo off ;; esac
 }
 
 expect file_open "landlock selinux smack tomoyo apparmor bpf"
+expect sb_set_mnt_opts "selinux smack bpf"
+# patch 11: the capability checks come first; the xattr hooks' stubs switch
+expect inode_xattr_skipcap "selinux smack bpf"
 expect inode_setxattr "selinux smack bpf"
 expect ptrace_access_check "capability landlock yama selinux smack apparmor bpf"
 expect locked_down "lockdown bpf"
