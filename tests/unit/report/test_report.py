@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Unit tests of bench/report.py on the fixed results folder next to this
-file (raw.csv, machine.txt, failures.txt, indirect/indirect.csv).
+"""Unit tests of bench/report.py and its package, bench/lsmreport/ (one
+module a concern), on the fixed results folder next to this file
+(raw.csv, machine.txt, failures.txt, indirect/indirect.csv).
 
     python3 tests/unit/report/test_report.py          # unittest
     python3 tests/unit/report/test_report.py --tap    # TAP (tests/host/report.sh)
@@ -26,14 +27,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 sys.path.insert(0, os.path.join(TOP, "bench"))
 sys.dont_write_bytecode = True  # no bench/__pycache__
-import report  # noqa: E402
+from lsmreport import markdown, model, plots, readers, sections  # noqa: E402
 
 PLOTS = ("kernels", "policies-stock", "policies-lsm", "rules", "cgroups")
-DEFAULT = report.DEFAULT_SET
+DEFAULT = model.DEFAULT_SET
 
 
 def fixture():
-    return report.read_raw(os.path.join(HERE, "raw.csv"))
+    return readers.read_raw(os.path.join(HERE, "raw.csv"))
 
 
 def all_plots():
@@ -57,8 +58,8 @@ class TempDir(unittest.TestCase):
     def raw_error(self, text):
         """read_raw's error on a raw.csv with this text."""
         path = self.write("raw.csv", text)
-        with self.assertRaises(report.ReportError) as e:
-            report.read_raw(path)
+        with self.assertRaises(model.ReportError) as e:
+            readers.read_raw(path)
         return str(e.exception)
 
 
@@ -73,8 +74,8 @@ class ReadRaw(TempDir):
         self.assertEqual(len(res.figures), 35)
         self.assertEqual(res.workloads, ["open_close", "stat"])
         self.assertEqual(res.series, {"kernels", "policies", "rules", "cgroups"})
-        f = res.figures[report.kernel("stock", "open_close")]
-        self.assertEqual(f, report.Figure("1090.0", "1100.0", "1400.0"))
+        f = res.figures[model.kernel("stock", "open_close")]
+        self.assertEqual(f, model.Figure("1090.0", "1100.0", "1400.0"))
 
     def test_columns_by_name(self):
         """Columns in another order, and one more, read the same."""
@@ -86,7 +87,7 @@ class ReadRaw(TempDir):
             writer = csv.DictWriter(f, columns, restval="x")
             writer.writeheader()
             writer.writerows(rows)
-        res = report.read_raw(path)
+        res = readers.read_raw(path)
         self.assertEqual(res.figures, fixture().figures)
         self.assertEqual(res.workloads, fixture().workloads)
 
@@ -95,20 +96,20 @@ class ReadRaw(TempDir):
         path = self.write("raw.csv", "variant,lsm,mitigations,workload,iters,reps,min,median,max\n"
                           "nosec,landlock+yama+bpf,on,stat,200,11,1,2,3\n"
                           "stock,capability,off,stat,200,11,4,5,6\n")
-        res = report.read_raw(path)
+        res = readers.read_raw(path)
         self.assertEqual(sorted(res.figures), [
-            report.kernel("nosec", "stat"),
-            report.kernel("stock", "stat", "capability", "off")])
+            model.kernel("nosec", "stat"),
+            model.kernel("stock", "stat", "capability", "off")])
         self.assertEqual(res.unit("kernels"), "instructions/op, TCG instruction counting")
 
     def test_later_row_wins(self):
-        res = report.read_raw(self.write("raw.csv", HEADER + ROW + ROW.replace(",2,", ",7,")))
-        self.assertEqual(res.fig(report.kernel("nosec", "stat")), "7 [1-3]")
+        res = readers.read_raw(self.write("raw.csv", HEADER + ROW + ROW.replace(",2,", ",7,")))
+        self.assertEqual(res.fig(model.kernel("nosec", "stat")), "7 [1-3]")
 
     def test_missing(self):
         path = os.path.join(self.tmp, "raw.csv")
-        with self.assertRaisesRegex(report.ReportError, "^no %s$" % path):
-            report.read_raw(path)
+        with self.assertRaisesRegex(model.ReportError, "^no %s$" % path):
+            readers.read_raw(path)
 
     def test_empty(self):
         self.assertRegex(self.raw_error(""), "raw.csv: empty$")
@@ -138,17 +139,17 @@ class ReadRaw(TempDir):
         path = os.path.join(self.tmp, "raw.csv")
         with open(path, "wb") as f:
             f.write(b"\xff\xfe\x00")
-        with self.assertRaisesRegex(report.ReportError, "raw.csv: not UTF-8 text"):
-            report.read_raw(path)
+        with self.assertRaisesRegex(model.ReportError, "raw.csv: not UTF-8 text"):
+            readers.read_raw(path)
 
     def test_indirect_errors(self):
-        self.assertIsNone(report.read_indirect(os.path.join(self.tmp, "none.csv")))
+        self.assertIsNone(readers.read_indirect(os.path.join(self.tmp, "none.csv")))
         path = self.write("i.csv", "lsm,workload,security_calls,hook_calls\n")
-        with self.assertRaisesRegex(report.ReportError, r"i.csv:1: no column indirect_calls$"):
-            report.read_indirect(path)
-        path = self.write("i.csv", "%s\nx,y,1,z,3\n" % ",".join(report.INDIRECT_COLUMNS))
-        with self.assertRaisesRegex(report.ReportError, r"i.csv:2: hook_calls is 'z'"):
-            report.read_indirect(path)
+        with self.assertRaisesRegex(model.ReportError, r"i.csv:1: no column indirect_calls$"):
+            readers.read_indirect(path)
+        path = self.write("i.csv", "%s\nx,y,1,z,3\n" % ",".join(model.INDIRECT_COLUMNS))
+        with self.assertRaisesRegex(model.ReportError, r"i.csv:2: hook_calls is 'z'"):
+            readers.read_indirect(path)
 
     def test_not_finite(self):
         self.assertRegex(self.raw_error(HEADER + ROW.replace(",1,", ",nan,")),
@@ -156,13 +157,13 @@ class ReadRaw(TempDir):
 
     def test_reference_missing(self):
         path = os.path.join(self.tmp, "r.csv")
-        with self.assertRaisesRegex(report.ReportError, "r.csv: No such file or directory$"):
-            report.read_reference(path)
+        with self.assertRaisesRegex(model.ReportError, "r.csv: No such file or directory$"):
+            readers.read_reference(path)
 
     def test_reference_needs_a_base(self):
         path = self.write("r.csv", "configuration,probe,config,place\nx,1,bpf-global,inside\n")
-        with self.assertRaisesRegex(report.ReportError, "no row without a config"):
-            report.read_reference(path)
+        with self.assertRaisesRegex(model.ReportError, "no row without a config"):
+            readers.read_reference(path)
 
 
 class Figures(unittest.TestCase):
@@ -170,11 +171,11 @@ class Figures(unittest.TestCase):
         self.res = fixture()
 
     def test_arithmetic(self):
-        r, a, s = self.res, report.kernel("nosec", "stat"), report.kernel("stock", "stat")
+        r, a, s = self.res, model.kernel("nosec", "stat"), model.kernel("stock", "stat")
         self.assertEqual(r.ratio(s, a), "1.100")
         self.assertEqual(r.pct(a, s), "-9.1%")
         self.assertEqual(r.delta(a, s), "-50")
-        missing = report.kernel("lsm", "stat", mitigations="off")
+        missing = model.kernel("lsm", "stat", mitigations="off")
         self.assertEqual((r.ratio(missing, a), r.pct(a, missing), r.delta(missing, a),
                           r.fig(missing)), ("", "", "", ""))
 
@@ -182,7 +183,7 @@ class Figures(unittest.TestCase):
         self.assertEqual(self.res.unit("kernels"), "instructions/op, TCG instruction counting")
         self.assertEqual(self.res.unit("cgroups"), "ns/op, KVM wall clock")
         self.assertEqual(self.res.unit("nothing"), "mode ")
-        self.res.add(report.kernel("nosec", "pipe"), "kvm", report.Figure("1", "1", "1"))
+        self.res.add(model.kernel("nosec", "pipe"), "kvm", model.Figure("1", "1", "1"))
         self.assertEqual(self.res.unit("kernels"), "mode icount+kvm")
 
 
@@ -191,14 +192,14 @@ class Tables(unittest.TestCase):
         self.res = fixture()
 
     def test_intro(self):
-        lines = report.intro(["a: b"], ["stock: failed"])
+        lines = sections.intro(["a: b"], ["stock: failed"])
         self.assertEqual(lines[:4], ["# LSM and BPF policy cost per operation", "", "    a: b", ""])
         self.assertEqual(lines[-4:], ["**Boots that failed** (their figures are missing below):",
                                       "", "- stock: failed", ""])
-        self.assertNotIn("**Boots that failed**", "\n".join(report.intro(None, [])))
+        self.assertNotIn("**Boots that failed**", "\n".join(sections.intro(None, [])))
 
     def test_headlines(self):
-        lines = report.headlines(self.res)
+        lines = sections.headlines(self.res)
         self.assertEqual(lines[4:], [
             "- no policy, `lsm=` the default set, mitigations on, 2 workloads: stock/nosec "
             "1.100, lsm/nosec 1.045, lsm/stock 0.9500 (-5.00%)",
@@ -218,12 +219,12 @@ class Tables(unittest.TestCase):
             ""])
 
     def test_lsm_lines(self):
-        self.assertEqual(report.lsm_lines(self.res, "on"),
+        self.assertEqual(sections.lsm_lines(self.res, "on"),
                          ["capability", "apparmor", DEFAULT, "selinux"])
-        self.assertEqual(report.lsm_lines(self.res, "off"), [DEFAULT])
+        self.assertEqual(sections.lsm_lines(self.res, "off"), [DEFAULT])
 
     def test_kernels_table(self):
-        header, rows = report.kernels_table(self.res, "on")
+        header, rows = sections.kernels_table(self.res, "on")
         self.assertEqual(header[-3:], ["stock/nosec", "lsm/nosec", "lsm vs stock"])
         self.assertEqual([r[:2] for r in rows], [
             ["capability", "open_close"], ["capability", "stat"], ["apparmor", "open_close"],
@@ -233,18 +234,18 @@ class Tables(unittest.TestCase):
                                        "1020.0 [1010.0-1200.0]", "1.050", "1.020", "-2.9%"])
         self.assertEqual(rows[2][3:], ["", "1200.0 [1190.0-1400.0]", "", "1.200", ""])
         self.assertEqual(rows[5][4:], ["", "1.300", "", ""])
-        header, rows = report.kernels_table(self.res, "off")
+        header, rows = sections.kernels_table(self.res, "off")
         self.assertEqual(rows[1][4:], ["", "1.100", "", ""])
 
     def test_kernels_geomeans(self):
-        self.assertEqual(report.kernels_geomeans(self.res, "on")[1], [
+        self.assertEqual(sections.kernels_geomeans(self.res, "on")[1], [
             ["capability", "1.045", "1.020", "0.9761 (-2.39%)"],
             ["landlock,lockdown,yama,bpf", "1.100", "1.045", "0.9500 (-5.00%)"]])
-        self.assertEqual(report.kernels_geomeans(self.res, "off")[1], [
+        self.assertEqual(sections.kernels_geomeans(self.res, "off")[1], [
             ["landlock,lockdown,yama,bpf", "1.100", "1.050", "0.9545 (-4.55%)"]])
 
     def test_policies_figures(self):
-        header, rows = report.policies_figures(self.res, "lsm")
+        header, rows = sections.policies_figures(self.res, "lsm")
         self.assertEqual(header, ["workload", "no policy", "BPF lsm_cgroup inside",
                                   "BPF lsm_cgroup outside", "BPF global inside",
                                   "BPF global outside", "Landlock", "SELinux"])
@@ -253,7 +254,7 @@ class Tables(unittest.TestCase):
                                  "", "", ""]])
 
     def test_policies_added(self):
-        header, rows = report.policies_added(self.res, "stock")
+        header, rows = sections.policies_added(self.res, "stock")
         self.assertEqual(header[1], "no policy (x nosec)")
         # SELinux against stock booted lsm=selinux without a policy
         self.assertEqual(rows, [
@@ -262,41 +263,41 @@ class Tables(unittest.TestCase):
             ["stat", "x1.100", "+0 (x1.100)", "", "", "", "", ""]])
 
     def test_policies_lsm_vs_stock(self):
-        self.assertEqual(report.policies_lsm_vs_stock(self.res)[1], [
+        self.assertEqual(sections.policies_lsm_vs_stock(self.res)[1], [
             ["open_close", "-4.5%", "-4.4%", "-4.2%", "-3.3%", "", "", ""]])
 
     def test_cgroup_vs_global(self):
-        header, rows = report.cgroup_vs_global(self.res)
+        header, rows = sections.cgroup_vs_global(self.res)
         self.assertEqual(len(header), 7)
         self.assertEqual(rows, [["stock", "open_close", "+500", "+400", "0.80", "+100", "+150"],
                                 ["stock", "stat", "+0", "", "", "", ""],
                                 ["lsm", "open_close", "+480", "+400", "0.83", "+100", ""]])
 
     def test_series_table(self):
-        header, rows = report.series_table(self.res, "rules", "open_close")
+        header, rows = sections.series_table(self.res, "rules", "open_close")
         self.assertEqual(header, ["rules", "stock lsm_cgroup inside", "stock lsm_cgroup outside",
                                   "stock global inside", "stock global outside"])
         self.assertEqual(rows, [["1", "1580.0 (+480)", "1190.0 (+90)", "1490.0 (+390)",
                                  "1240.0 (+140)"],
                                 ["100", "1590.0 (+490)", "", "1700.0 (+600)", ""]])
-        self.assertEqual(report.series_table(self.res, "cgroups", "open_close"),
+        self.assertEqual(sections.series_table(self.res, "cgroups", "open_close"),
                          (["cgroups", "lsm global inside"],
                           [["1", "1440.0 (+390)"], ["10", "1460.0 (+410)"]]))
-        self.assertEqual(report.series_table(self.res, "rules", "stat")[1], [])
+        self.assertEqual(sections.series_table(self.res, "rules", "stat")[1], [])
 
     def test_series_section_skips_empty_tables(self):
-        text = "\n".join(report.series_section(self.res, "rules", {}))
+        text = "\n".join(sections.series_section(self.res, "rules", {}))
         self.assertIn("### open_close", text)
         self.assertNotIn("### stat", text)
         self.assertNotIn("![", text)
 
     def test_series_counts_numerically(self):
-        self.res.add(report.series_key("rules", "20", "stock", "bpf-global", "inside",
-                                       "open_close"), "icount", report.Figure("1", "1", "1"))
-        self.assertEqual(report.series_counts(self.res, "rules"), [1, 20, 100])
+        self.res.add(model.series_key("rules", "20", "stock", "bpf-global", "inside",
+                                      "open_close"), "icount", model.Figure("1", "1", "1"))
+        self.assertEqual(sections.series_counts(self.res, "rules"), [1, 20, 100])
 
     def test_reference_table(self):
-        header, rows = report.reference_table(self.res, report.read_reference())
+        header, rows = sections.reference_table(self.res, readers.read_reference())
         self.assertEqual(header[1:3], ["probe", "+ over no program"])
         self.assertEqual(rows, [
             ["no program", "4163", "", "1100.0", ""],
@@ -306,28 +307,29 @@ class Tables(unittest.TestCase):
             ["global, outside", "4429", "+266", "1240.0", "+140"]])
 
     def test_indirect_table(self):
-        rows = report.read_indirect(os.path.join(HERE, "indirect", "indirect.csv"))
-        self.assertEqual(report.indirect_table(rows), (
+        rows = readers.read_indirect(os.path.join(HERE, "indirect", "indirect.csv"))
+        self.assertEqual(sections.indirect_table(rows), (
             ["workload", "security_*() calls", "capability", "landlock,lockdown,yama,bpf"],
             [["open_close", "6.0", "0.0 / 0.0", "6.0 / 7.0"],
              ["stat", "3.0", "0.0 / 0.0", ""]]))
 
     def test_markdown_table(self):
-        self.assertEqual(report.table(["a", "b", "c"], [["x", "", "1"]]),
+        self.assertEqual(markdown.table(["a", "b", "c"], [["x", "", "1"]]),
                          ["| a | b | c |", "|---|---:|---:|", "| x |  | 1 |"])
 
     def test_links_only_plots_drawn(self):
-        text = "\n".join(report.report(self.res, report.read_reference(), {"rules": "rules.svg"}))
+        text = "\n".join(sections.report(self.res, readers.read_reference(),
+                                         {"rules": "rules.svg"}))
         self.assertEqual([line for line in text.split("\n") if line.startswith("![")],
                          ["![rules](rules.svg)"])
 
     def test_no_series(self):
         """A quick run: no policy section, no series, the reference still."""
-        res = report.Results()
+        res = model.Results()
         for k, f in fixture().figures.items():
             if k.series == "kernels":
                 res.add(k, "icount", f)
-        text = "\n".join(report.report(res, report.read_reference()))
+        text = "\n".join(sections.report(res, readers.read_reference()))
         self.assertNotIn("## The equivalent rule set", text)
         self.assertNotIn("## BPF:", text)
         self.assertNotIn("### lsm_cgroup against global", text)
@@ -336,11 +338,11 @@ class Tables(unittest.TestCase):
 
     def test_whole_report(self):
         res = fixture()
-        lines = report.report(
-            res, report.read_reference(), all_plots(),
-            report.read_lines(os.path.join(HERE, "machine.txt")),
-            report.read_lines(os.path.join(HERE, "failures.txt")),
-            report.read_indirect(os.path.join(HERE, "indirect", "indirect.csv")))
+        lines = sections.report(
+            res, readers.read_reference(), all_plots(),
+            readers.read_lines(os.path.join(HERE, "machine.txt")),
+            readers.read_lines(os.path.join(HERE, "failures.txt")),
+            readers.read_indirect(os.path.join(HERE, "indirect", "indirect.csv")))
         with open(os.path.join(HERE, "expected.md"), encoding="utf-8") as f:
             self.assertEqual("\n".join(lines) + "\n", f.read())
 
@@ -366,25 +368,27 @@ class Debian(TempDir):
     def setUp(self):
         super().setUp()
         with open(os.path.join(HERE, "raw.csv"), encoding="utf-8") as f:
-            self.res = report.read_raw(self.write("raw.csv", f.read() + DEBIAN_ROWS))
+            self.res = readers.read_raw(self.write("raw.csv", f.read() + DEBIAN_ROWS))
 
     def test_keys(self):
-        self.assertEqual(report.kernel("debian", "stat").lsm, "default")
-        self.assertEqual(report.policy("debian", "apparmor", "inside", "stat").lsm, "default")
-        self.assertEqual(report.config_lsm("apparmor", "debian"), "default")
-        self.assertEqual(report.config_lsm("apparmor", "stock"), "apparmor")
+        self.assertEqual(model.kernel("debian", "stat").lsm, "default")
+        self.assertEqual(model.policy("debian", "apparmor", "inside", "stat").lsm, "default")
+        self.assertEqual(model.config_lsm("apparmor", "debian"), "default")
+        self.assertEqual(model.config_lsm("apparmor", "stock"), "apparmor")
 
     def test_lab_tables_unchanged(self):
         lab = fixture()
-        for v in report.VARIANTS:
-            self.assertEqual(report.policies_figures(self.res, v), report.policies_figures(lab, v))
-            self.assertEqual(report.policies_added(self.res, v), report.policies_added(lab, v))
-        self.assertEqual(report.policies_lsm_vs_stock(self.res), report.policies_lsm_vs_stock(lab))
-        self.assertEqual(report.kernels_table(self.res, "on")[1],
-                         report.kernels_table(lab, "on")[1])
+        for v in model.VARIANTS:
+            self.assertEqual(sections.policies_figures(self.res, v),
+                             sections.policies_figures(lab, v))
+            self.assertEqual(sections.policies_added(self.res, v), sections.policies_added(lab, v))
+        self.assertEqual(sections.policies_lsm_vs_stock(self.res),
+                         sections.policies_lsm_vs_stock(lab))
+        self.assertEqual(sections.kernels_table(self.res, "on")[1],
+                         sections.kernels_table(lab, "on")[1])
 
     def test_debian_table(self):
-        header, rows = report.debian_table(self.res)
+        header, rows = sections.debian_table(self.res)
         self.assertEqual(header, ["workload", "nosec", "stock", "debian", "debian/nosec",
                                   "debian vs stock", "debian in a cgroup",
                                   "+ over the root cgroup"])
@@ -393,7 +397,7 @@ class Debian(TempDir):
                                  "1300.0 [1290.0-1600.0]", "+100"]])
 
     def test_headlines(self):
-        lines = report.headlines(self.res)
+        lines = sections.headlines(self.res)
         self.assertIn("- debian, no policy, its own LSMs (no `lsm=`), 1 workloads: "
                       "debian/nosec 1.200, debian/stock 1.091 (+9.1%; stock with the lab's "
                       "default set)", lines)
@@ -403,25 +407,25 @@ class Debian(TempDir):
                       "+300, BPF global outside +50, AppArmor +200", lines)
 
     def test_policies(self):
-        header, rows = report.policies_added(self.res, "debian")
+        header, rows = sections.policies_added(self.res, "debian")
         self.assertEqual(header[2:], ["BPF lsm_cgroup inside", "BPF lsm_cgroup outside",
                                       "BPF global inside", "BPF global outside", "AppArmor"])
         self.assertEqual(rows, [["open_close", "x1.200", "+400 (x1.700)", "+0 (x1.300)",
                                  "+300 (x1.600)", "+50 (x1.350)", "+200 (x1.400)"]])
-        self.assertEqual(report.cgroup_vs_global(self.res)[1][-1],
+        self.assertEqual(sections.cgroup_vs_global(self.res)[1][-1],
                          ["debian", "open_close", "+400", "+300", "0.75", "+0", "+50"])
-        header, rows = report.policies_figures(self.res, "debian")
+        header, rows = sections.policies_figures(self.res, "debian")
         self.assertEqual(header[1:3], ["no policy", "no policy, in a cgroup"])
         self.assertEqual(rows[0][1:3], ["1200.0 [1190.0-1500.0]", "1300.0 [1290.0-1600.0]"])
-        text = "\n".join(report.policies_section(self.res, {}))
+        text = "\n".join(sections.policies_section(self.res, {}))
         self.assertIn("### debian, instructions/op", text)
         self.assertIn("### debian, what the policy adds", text)
 
     def test_plots(self):
-        header, rows = report.drop_empty(*report.kernels_plot(self.res))
+        header, rows = plots.drop_empty(*plots.kernels_plot(self.res))
         self.assertEqual(header[-1], "debian (its own LSMs) mitigations on")
         self.assertEqual(rows[0][-1], "1.200")
-        header, rows = report.drop_empty(*report.policies_plot(self.res, "debian"))
+        header, rows = plots.drop_empty(*plots.policies_plot(self.res, "debian"))
         self.assertEqual(header, ["workload", "no policy", "bpf-cgroup inside",
                                   "bpf-cgroup outside", "bpf-global inside",
                                   "bpf-global outside", "apparmor"])
@@ -447,16 +451,16 @@ class CgSeries(TempDir):
 
     def setUp(self):
         super().setUp()
-        self.res = report.read_raw(self.write("raw.csv", self.RAW))
+        self.res = readers.read_raw(self.write("raw.csv", self.RAW))
 
     def test_groups(self):
-        self.assertEqual(report.cg_groups(self.res),
+        self.assertEqual(sections.cg_groups(self.res),
                          [("bpf-cgroup", "1", "1"), ("bpf-allow", "-", "-")])
 
     def test_table(self):
         """lsm against the series' own boot without a policy (910), stock
         against the kernels series' (1000); lsm - stock where both are."""
-        header, rows = report.cg_table(self.res, "open_close")
+        header, rows = sections.cg_table(self.res, "open_close")
         self.assertEqual(header[2:], ["no policy", "outside", "inside", "+ outside", "+ inside"])
         self.assertEqual(rows, [
             ["lsm_cgroup, 1 rule", "stock", "1000 [990-1100]", "1175 [1170-1300]",
@@ -468,7 +472,7 @@ class CgSeries(TempDir):
              "1000 [990-1100]", "", "1210 [1200-1300]", "", "+210 (+21.0%)"]])
 
     def test_headline(self):
-        self.assertEqual(report.headlines(self.res)[-3:], [
+        self.assertEqual(sections.headlines(self.res)[-3:], [
             "- open+close, lsm_cgroup, 1 rule, over no policy: stock +175 outside / +600 inside; "
             "lsm +10 outside / +520 inside",
             "- open+close, lsm_cgroup, a program that allows at once (bpf-allow), over no policy: "
@@ -476,19 +480,19 @@ class CgSeries(TempDir):
             ""])
 
     def test_section(self):
-        text = "\n".join(report.report(self.res, report.read_reference()))
+        text = "\n".join(sections.report(self.res, readers.read_reference()))
         self.assertIn("## BPF lsm_cgroup outside and inside its cgroup, stock and lsm", text)
         self.assertIn("| lsm_cgroup, 1 rule | lsm - stock |  |  |  | -165 | -80 |", text)
 
     def test_names(self):
-        self.assertEqual(report.cg_name("bpf-global", "eq"), "global, the equivalent rule set")
-        self.assertEqual(report.cg_name("bpf-cgroup", "100"), "lsm_cgroup, 100 rules")
-        self.assertEqual(report.cg_name("bpf-shared", "1"), "lsm_cgroup, 1 rule, and global's "
+        self.assertEqual(sections.cg_name("bpf-global", "eq"), "global, the equivalent rule set")
+        self.assertEqual(sections.cg_name("bpf-cgroup", "100"), "lsm_cgroup, 100 rules")
+        self.assertEqual(sections.cg_name("bpf-shared", "1"), "lsm_cgroup, 1 rule, and global's "
                          "lsm/ programs on the same hooks (bpf-shared)")
 
     def test_absent(self):
-        self.assertEqual(report.cg_section(fixture()), [])
-        self.assertEqual(report.headline_cg(fixture()), [])
+        self.assertEqual(sections.cg_section(fixture()), [])
+        self.assertEqual(sections.headline_cg(fixture()), [])
 
 
 class Plots(TempDir):
@@ -497,7 +501,7 @@ class Plots(TempDir):
         self.res = fixture()
 
     def test_kernels_plot(self):
-        header, rows = report.kernels_plot(self.res)
+        header, rows = plots.kernels_plot(self.res)
         self.assertEqual(header, ["workload", "stock mitigations on", "lsm mitigations on",
                                   "stock mitigations off", "lsm mitigations off",
                                   "debian (its own LSMs) mitigations on"])
@@ -505,27 +509,27 @@ class Plots(TempDir):
                                 ["stat", "1.100", "1.040", "1.100", None, None]])
 
     def test_policies_plot(self):
-        header, rows = report.drop_empty(*report.policies_plot(self.res, "lsm"))
+        header, rows = plots.drop_empty(*plots.policies_plot(self.res, "lsm"))
         self.assertEqual(header, ["workload", "no policy", "bpf-cgroup inside",
                                   "bpf-cgroup outside", "bpf-global inside"])
         self.assertEqual(rows, [["open_close", "1.050", "1.530", "1.150", "1.450"],
                                 ["stat", "1.040", None, None, None]])
 
     def test_series_plot(self):
-        self.assertEqual(report.series_plot(self.res, "rules"), (
+        self.assertEqual(plots.series_plot(self.res, "rules"), (
             ["rules", "stock global inside", "stock global outside", "stock lsm_cgroup inside",
              "stock lsm_cgroup outside", "stock no policy", "lsm no policy"],
             [["1", "1490.0", "1240.0", "1580.0", "1190.0", "1100.0", "1050.0"],
              ["100", "1700.0", None, "1590.0", None, "1100.0", "1050.0"]]))
 
     def test_drop_empty(self):
-        self.assertEqual(report.drop_empty(["w", "a", "b"], [["x", None, "1"], ["y", None, None]]),
+        self.assertEqual(plots.drop_empty(["w", "a", "b"], [["x", None, "1"], ["y", None, None]]),
                          (["w", "b"], [["x", "1"], ["y", None]]))
 
     def test_draw(self):
         if shutil.which("gnuplot") is None:
             self.skipTest("no gnuplot")
-        drawn, failed = report.draw_plots(self.tmp, self.res)
+        drawn, failed = plots.draw_plots(self.tmp, self.res)
         self.assertFalse(failed)
         self.assertEqual(drawn, all_plots())
         for p in PLOTS:
@@ -534,17 +538,17 @@ class Plots(TempDir):
 
     def test_draw_without_data(self):
         """One rule count and no nosec: nothing to plot."""
-        res = report.Results()
-        res.add(report.series_key("rules", "1", "stock", "bpf-global", "inside", "open_close"),
-                "icount", report.Figure("1", "1", "1"))
+        res = model.Results()
+        res.add(model.series_key("rules", "1", "stock", "bpf-global", "inside", "open_close"),
+                "icount", model.Figure("1", "1", "1"))
         with contextlib.redirect_stderr(io.StringIO()):
-            self.assertEqual(report.draw_plots(self.tmp, res), ({}, False))
+            self.assertEqual(plots.draw_plots(self.tmp, res), ({}, False))
         self.assertEqual(os.listdir(self.tmp), [])
 
     def test_no_gnuplot(self):
         err = io.StringIO()
         with contextlib.redirect_stderr(err):
-            self.assertEqual(report.draw_plots(self.tmp, self.res, "no-such-gnuplot"),
+            self.assertEqual(plots.draw_plots(self.tmp, self.res, "no-such-gnuplot"),
                              ({}, False))
         self.assertIn("no no-such-gnuplot: no plots", err.getvalue())
 
@@ -552,7 +556,7 @@ class Plots(TempDir):
         if shutil.which("false") is None:
             self.skipTest("no false")
         with contextlib.redirect_stderr(io.StringIO()):
-            self.assertEqual(report.draw_plots(self.tmp, self.res, "false"), ({}, True))
+            self.assertEqual(plots.draw_plots(self.tmp, self.res, "false"), ({}, True))
 
 
 class CommandLine(TempDir):
@@ -631,11 +635,11 @@ class CommittedResults(unittest.TestCase):
         for d in self.folders():
             files = committed_files(d)
             drawn = {p: p + ".svg" for p in PLOTS if p + ".svg" in files}
-            indirect = report.read_indirect(os.path.join(d, "indirect", "indirect.csv"))
-            lines = report.report(report.read_raw(os.path.join(d, "raw.csv")),
-                                  report.read_reference(), drawn,
-                                  report.read_lines(os.path.join(d, "machine.txt")),
-                                  report.read_lines(os.path.join(d, "failures.txt")), indirect)
+            indirect = readers.read_indirect(os.path.join(d, "indirect", "indirect.csv"))
+            lines = sections.report(readers.read_raw(os.path.join(d, "raw.csv")),
+                                    readers.read_reference(), drawn,
+                                    readers.read_lines(os.path.join(d, "machine.txt")),
+                                    readers.read_lines(os.path.join(d, "failures.txt")), indirect)
             with open(os.path.join(d, "report.md"), encoding="utf-8") as f:
                 committed = f.read()
             if indirect is None:
