@@ -215,6 +215,7 @@ void test_more(void);		/* create.c */
 void test_anchors(void);	/* anchors.c */
 void test_review4(void);	/* review4.c */
 void test_review5(void);	/* review5.c */
+void test_review6(void);	/* review6.c */
 void climb_cleanup(void);
 
 #endif /* LAB_ESCAPES_H */

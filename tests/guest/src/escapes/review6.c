@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Escapes: the sixth review's (issue #24 item 9), the scope checks the
+ * eleventh session added. Each attempt's control runs the same probe
+ * in the sibling cgroup without a policy, where it must get through.
+ *
+ * - netlink_send's link-message scan (link_names_netns()) takes a word
+ *   for a namespace attribute's header only when its length is 8 to
+ *   16; rtnetlink parses link messages liberally
+ *   (nlmsg_parse_deprecated(): a u32 attribute longer than 4 bytes only
+ *   warns), so IFLA_NET_NS_PID with 12 bytes of padding (nla_len 20) is
+ *   acted on and not seen.
+ * - ip_sockopt_allowed()'s IPv6 range 58-80 holds 64 and 65, which
+ *   do_ipv6_setsockopt() does not know and hands to netfilter:
+ *   ip6tables' IP6T_SO_SET_REPLACE and IP6T_SO_SET_ADD_COUNTERS on a
+ *   socket of init_net.
+ */
+#define _GNU_SOURCE
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <sched.h>
+
+#include "escapes.h"
+
+#define NO_SUCH_PID	0x3ffffff0	/* above pid_max's ceiling: ESRCH */
+
+/* One rtnetlink request, its ack's errno (0: done). */
+static int rtnl_ack(void *req, size_t len)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	char buf[4096] __attribute__((aligned(4)));
+	struct nlmsghdr *h = (struct nlmsghdr *)buf;
+	int fd, err = BROKEN;
+	ssize_t n;
+
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (fd < 0)
+		return errno;
+	if (sendto(fd, req, len, 0, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		err = errno;
+		close(fd);
+		return err;
+	}
+	n = recv(fd, buf, sizeof(buf), 0);
+	if (n >= (ssize_t)NLMSG_LENGTH(sizeof(struct nlmsgerr)) && h->nlmsg_type == NLMSG_ERROR)
+		err = -((struct nlmsgerr *)NLMSG_DATA(h))->error;
+	close(fd);
+	return err;
+}
+
+/*
+ * RTM_SETLINK on lo with IFLA_NET_NS_PID NO_SUCH_PID, the attribute
+ * @pad bytes longer than its u32: ESRCH when the kernel looked the pid
+ * up (rtnl_link_get_net()), that is when nothing refused the message.
+ */
+static int setlink_netns_pid(unsigned int pad)
+{
+	struct {
+		struct nlmsghdr h;
+		struct ifinfomsg i;
+		char attrs[64];
+	} __attribute__((aligned(4))) r;
+	struct rtattr *a = (struct rtattr *)r.attrs;
+	__u32 v = NO_SUCH_PID;
+
+	memset(&r, 0, sizeof(r));
+	r.h.nlmsg_type = RTM_SETLINK;
+	r.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	r.i.ifi_family = AF_UNSPEC;
+	r.i.ifi_index = if_nametoindex("lo");
+	a->rta_type = IFLA_NET_NS_PID;
+	a->rta_len = RTA_LENGTH(4 + pad);
+	memcpy(RTA_DATA(a), &v, 4);
+	r.h.nlmsg_len = NLMSG_LENGTH(sizeof(r.i)) + RTA_ALIGN(a->rta_len);
+	return rtnl_ack(&r, r.h.nlmsg_len);
+}
+
+/*
+ * In a network namespace of its own: first the plain attribute (nla_len
+ * 8), which the guard refuses inside (EPERM) and the kernel answers
+ * outside (ESRCH), anything else is BROKEN; then the padded one: 0 when
+ * the kernel answered it (ESRCH), so a pid of init_net's (1) would have
+ * moved the device, or made a veth's peer, there.
+ */
+static int p_link_padded(const void *arg)
+{
+	int err;
+
+	(void)arg;
+	if (unshare(CLONE_NEWNET))
+		return BROKEN;
+	err = setlink_netns_pid(0);
+	if (err != EPERM && err != ESRCH)
+		return BROKEN;
+	err = setlink_netns_pid(12);
+	return err == ESRCH ? 0 : err;
+}
+
+/*
+ * setsockopt(SOL_IPV6, @optname) on a UDP socket of init_net with an
+ * empty argument: 0 when it reached the kernel (ENOPROTOOPT where
+ * ip6_tables is not loaded, EINVAL or ENOENT from ip6_tables where it
+ * is), the guard's answer otherwise.
+ */
+static int p_ip6t_sockopt(const void *arg)
+{
+	int optname = *(const int *)arg;
+	char buf[16] = { 0 };
+	int fd, err = 0;
+
+	fd = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return BROKEN;
+	if (setsockopt(fd, SOL_IPV6, optname, buf, sizeof(buf)))
+		err = errno;
+	close(fd);
+	return err == EPERM ? EPERM : 0;
+}
+
+void test_review6(void)
+{
+	static const int ip6t_replace = 64, ip6t_counters = 65;
+	const char *m = cg.main;
+
+	tap_note("--- the eleventh session's scope checks (review 6)");
+	attempt(m, HOLD, true,
+		"RTM_SETLINK in a network namespace of its own with IFLA_NET_NS_PID padded "
+		"to nla_len 20",
+		"netlink_send scans a link message for namespace attributes "
+		"(link_names_netns): any length rtnetlink accepts", p_link_padded, NULL);
+	attempt(m, HOLD, true,
+		"setsockopt(SOL_IPV6, IP6T_SO_SET_REPLACE) on a socket of init_net (ip6tables)",
+		"ip_sockopt_allowed: netfilter's options are not in the IPv6 allow-list",
+		p_ip6t_sockopt, &ip6t_replace);
+	attempt(m, HOLD, true,
+		"setsockopt(SOL_IPV6, IP6T_SO_SET_ADD_COUNTERS) on a socket of init_net",
+		"ip_sockopt_allowed: netfilter's options are not in the IPv6 allow-list",
+		p_ip6t_sockopt, &ip6t_counters);
+}
