@@ -14,9 +14,16 @@
  *   do_ipv6_setsockopt() does not know and hands to netfilter:
  *   ip6tables' IP6T_SO_SET_REPLACE and IP6T_SO_SET_ADD_COUNTERS on a
  *   socket of init_net.
+ * - socket_create lets PF_KEY through (CAP_NET_ADMIN of init_net's user
+ *   namespace is the task's own): SADB_ADD, SADB_X_SPDADD, SADB_FLUSH,
+ *   SADB_X_SPDFLUSH write init_net's IPsec databases as xfrm's netlink
+ *   messages and IP_XFRM_POLICY would, which are refused. The lab's
+ *   kernels have no af_key (lsm: not built; debian: a module that
+ *   modules.cpio does not carry): skipped there.
  */
 #define _GNU_SOURCE
 #include <linux/netlink.h>
+#include <linux/pfkeyv2.h>
 #include <linux/rtnetlink.h>
 #include <net/if.h>
 #include <netinet/in.h>
@@ -119,6 +126,49 @@ static int p_ip6t_sockopt(const void *arg)
 	return err == EPERM ? EPERM : 0;
 }
 
+/*
+ * PF_KEY in init_net: a socket, SADB_FLUSH (every SA of every type; the
+ * guest has none), its reply. 0 when the flush was done; ENOSYS (the
+ * control's skip) when the kernel has no PF_KEY.
+ */
+static int p_pfkey_flush(const void *arg)
+{
+	struct sadb_msg msg = {
+		.sadb_msg_version = PF_KEY_V2,
+		.sadb_msg_type = SADB_FLUSH,
+		.sadb_msg_satype = SADB_SATYPE_UNSPEC,
+		.sadb_msg_len = sizeof(struct sadb_msg) / 8,
+		.sadb_msg_seq = 1,
+	};
+	char buf[512] __attribute__((aligned(8)));
+	struct sadb_msg *r = (struct sadb_msg *)buf;
+	int fd, err = BROKEN, i;
+	ssize_t n;
+
+	(void)arg;
+	fd = socket(PF_KEY, SOCK_RAW | SOCK_CLOEXEC, PF_KEY_V2);
+	if (fd < 0)
+		return errno == EAFNOSUPPORT ? ENOSYS : errno;
+	msg.sadb_msg_pid = getpid();
+	if (write(fd, &msg, sizeof(msg)) != (ssize_t)sizeof(msg)) {
+		err = errno;
+		close(fd);
+		return err;
+	}
+	/* the reply to our flush (others' broadcasts may come first) */
+	for (i = 0; i < 16; i++) {
+		n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n < (ssize_t)sizeof(*r))
+			break;
+		if (r->sadb_msg_type == SADB_FLUSH && r->sadb_msg_pid == (__u32)getpid()) {
+			err = r->sadb_msg_errno;
+			break;
+		}
+	}
+	close(fd);
+	return err;
+}
+
 void test_review6(void)
 {
 	static const int ip6t_replace = 64, ip6t_counters = 65;
@@ -138,4 +188,8 @@ void test_review6(void)
 		"setsockopt(SOL_IPV6, IP6T_SO_SET_ADD_COUNTERS) on a socket of init_net",
 		"ip_sockopt_allowed: netfilter's options are not in the IPv6 allow-list",
 		p_ip6t_sockopt, &ip6t_counters);
+	attempt(m, HOLD, true,
+		"PF_KEY socket in init_net, SADB_FLUSH (the machine's IPsec SAs)",
+		"socket_create: PF_KEY writes init_net's IPsec databases, as xfrm's netlink "
+		"messages and IP_XFRM_POLICY, which are refused", p_pfkey_flush, NULL);
 }
