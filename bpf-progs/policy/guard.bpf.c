@@ -1209,8 +1209,10 @@ GUARD_PROG(socket_setsockopt, struct socket *sock, int level, int optname)
  * (46). Any of them may name init_net (a pid there; a descriptor of
  * /proc/self/ns/net kept from before unshare()), and a device made or
  * moved there changes the machine's network. Attributes are 4-byte
- * aligned, so every aligned word that reads as such a header (a u32 or
- * s32's length, the type without its NESTED and BYTEORDER flags) is
+ * aligned, so every aligned word that reads as such a header (a length
+ * of 8 or more: rtnetlink parses link messages liberally, and a u32 or
+ * s32 attribute padded past its 4 bytes is read all the same; the type
+ * without its NESTED and BYTEORDER flags) is
  * taken for one: a word of other data that happens to look like one
  * refuses a message that was harmless, never the reverse. Longer
  * messages are refused whole.
@@ -1233,7 +1235,7 @@ static __always_inline int link_names_netns(unsigned char *msg, __u32 len)
 		if (bpf_probe_read_kernel(&w, sizeof(w), msg + i * 4))
 			return 1;
 		type = (w >> 16) & 0x3fff;	/* NLA_TYPE_MASK */
-		if ((w & 0xffff) >= 8 && (w & 0xffff) <= 16 &&
+		if ((w & 0xffff) >= 8 &&
 		    (type == 19 || type == 28 || type == 37 || type == 46))
 			return 1;
 	}
