@@ -1142,12 +1142,13 @@ static __always_inline int ip_sockopt_allowed(int level, int optname)
 	/* ADDRFORM .. 2292DSTOPTS, CHECKSUM, 2292HOPLIMIT, AUTHHDR, FLOWINFO,
 	 * UNICAST_HOPS .. DROP_MEMBERSHIP, MTU_DISCOVER .. V6ONLY, MULTICAST_ALL,
 	 * FLOWINFO_SEND, HDRINCL, MCAST_*, RECVPKTINFO .. RECVRTHDR,
-	 * RECVDSTOPTS .. FREEBIND */
+	 * RECVDSTOPTS .. FREEBIND but 64 and 65, which do_ipv6_setsockopt()
+	 * hands to netfilter: ip6tables' SET_REPLACE and SET_ADD_COUNTERS */
 	return (optname >= 1 && optname <= 4) || optname == 7 || optname == 8 ||
 	       optname == 10 || optname == 11 || (optname >= 16 && optname <= 21) ||
 	       (optname >= 23 && optname <= 26) || optname == 29 || optname == 33 ||
 	       optname == 36 || (optname >= 42 && optname <= 56) ||
-	       (optname >= 58 && optname <= 80);
+	       (optname >= 58 && optname <= 63) || (optname >= 66 && optname <= 80);
 }
 
 GUARD_PROG(socket_setsockopt, struct socket *sock, int level, int optname)
