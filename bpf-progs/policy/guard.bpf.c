@@ -1453,7 +1453,10 @@ GUARD_IPC_KIND(sem, sem_semctl)
  * included; a raw inet socket reads every datagram of its protocol the
  * machine receives (IPPROTO_TCP: every TCP segment to any local port).
  * Refused in init_net; kept: IPPROTO_RAW, which only sends (iptables'
- * sockopts), and ICMP (ping), whose raw sockets read ICMP only. In a
+ * sockopts), and ICMP (ping), whose raw sockets read ICMP only.
+ * Refused in init_net too: PF_KEY, whose messages write its IPsec SAs
+ * and policies (SADB_ADD, SADB_X_SPDADD, the flushes), as xfrm's
+ * netlink messages and IP_XFRM_POLICY would. In a
  * network namespace of its own, all of these see its own traffic and
  * stay open. The kernel's own sockets (@kern) pass.
  */
@@ -1468,7 +1471,7 @@ GUARD_PROG(socket_create, int family, int type, int protocol, int kern)
 		    (family == AF_INET && protocol == IPPROTO_ICMP) ||
 		    (family == AF_INET6 && protocol == LAB_IPPROTO_ICMPV6))
 			return 0;
-	} else if (family != AF_PACKET) {
+	} else if (family != AF_PACKET && family != AF_KEY) {
 		return 0;
 	}
 	task = bpf_get_current_task_btf();
