@@ -20,9 +20,19 @@
  *   messages and IP_XFRM_POLICY would, which are refused. The lab's
  *   kernels have no af_key (lsm: not built; debian: a module that
  *   modules.cpio does not carry): skipped there.
+ * - netlink_send judges nothing but rtnetlink in a network namespace of
+ *   the task's own, and generic netlink families marked netnsok answer
+ *   there: TASKSTATS_CMD_GET (GENL_ADMIN_PERM: CAP_NET_ADMIN, a
+ *   capability of its own) returns any task's accounting by pid, its
+ *   I/O counters (/proc/PID/io's, behind a ptrace read check the guard
+ *   refuses for a task outside), delays, command and uid. In init_net
+ *   the same request is refused (generic netlink but the controller).
+ *   debian has taskstats; lsm does not build it (skipped there).
  */
 #define _GNU_SOURCE
+#include <linux/genetlink.h>
 #include <linux/netlink.h>
+#include <linux/taskstats.h>
 #include <linux/pfkeyv2.h>
 #include <linux/rtnetlink.h>
 #include <net/if.h>
@@ -169,6 +179,104 @@ static int p_pfkey_flush(const void *arg)
 	return err;
 }
 
+/* A generic netlink request on @fd (family @type, @cmd, one u32 or string attribute). */
+static int genl_req(int fd, __u16 type, __u8 cmd, __u16 atype, const void *val, __u16 vlen)
+{
+	struct {
+		struct nlmsghdr h;
+		struct genlmsghdr g;
+		char attrs[64];
+	} __attribute__((aligned(4))) r;
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	struct nlattr *a = (struct nlattr *)r.attrs;
+
+	memset(&r, 0, sizeof(r));
+	r.h.nlmsg_type = type;
+	r.h.nlmsg_flags = NLM_F_REQUEST;
+	r.g.cmd = cmd;
+	r.g.version = 1;
+	a->nla_type = atype;
+	a->nla_len = NLA_HDRLEN + vlen;
+	memcpy((char *)a + NLA_HDRLEN, val, vlen);
+	r.h.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN) + NLA_ALIGN(a->nla_len);
+	if (sendto(fd, &r, r.h.nlmsg_len, 0, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		return errno;
+	return 0;
+}
+
+/* The first attribute @atype at the top of the genl reply in @buf, or NULL. */
+static struct nlattr *genl_attr(char *buf, ssize_t n, __u16 atype)
+{
+	struct nlmsghdr *h = (struct nlmsghdr *)buf;
+	char *p = (char *)NLMSG_DATA(h) + GENL_HDRLEN, *end = buf + h->nlmsg_len;
+
+	if (n < (ssize_t)NLMSG_LENGTH(GENL_HDRLEN) || (ssize_t)h->nlmsg_len > n)
+		return NULL;
+	while (p + NLA_HDRLEN <= end) {
+		struct nlattr *a = (struct nlattr *)p;
+
+		if (a->nla_len < NLA_HDRLEN)
+			break;
+		if ((a->nla_type & NLA_TYPE_MASK) == atype)
+			return a;
+		p += NLA_ALIGN(a->nla_len);
+	}
+	return NULL;
+}
+
+/*
+ * In a network namespace of its own, TASKSTATS_CMD_GET for @arg's pid
+ * (the outsider): 0 when the reply holds its accounting (the aggregate
+ * names that pid), ENOSYS when the kernel has no taskstats.
+ */
+static int p_taskstats(const void *arg)
+{
+	__u32 pid = (__u32)*(const pid_t *)arg;
+	char buf[8192] __attribute__((aligned(4)));
+	struct nlmsghdr *h = (struct nlmsghdr *)buf;
+	struct nlattr *a;
+	__u16 family;
+	int fd, err;
+	ssize_t n;
+
+	if (unshare(CLONE_NEWNET))
+		return BROKEN;
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	if (fd < 0)
+		return BROKEN;
+	err = genl_req(fd, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, CTRL_ATTR_FAMILY_NAME,
+		       TASKSTATS_GENL_NAME, sizeof(TASKSTATS_GENL_NAME));
+	n = err ? -1 : recv(fd, buf, sizeof(buf), 0);
+	if (n < 0 || h->nlmsg_type == NLMSG_ERROR) {
+		close(fd);
+		return err ? err : ENOSYS;	/* no such family */
+	}
+	a = genl_attr(buf, n, CTRL_ATTR_FAMILY_ID);
+	if (!a) {
+		close(fd);
+		return BROKEN;
+	}
+	memcpy(&family, (char *)a + NLA_HDRLEN, sizeof(family));
+	err = genl_req(fd, family, TASKSTATS_CMD_GET, TASKSTATS_CMD_ATTR_PID, &pid, sizeof(pid));
+	n = err ? -1 : recv(fd, buf, sizeof(buf), 0);
+	close(fd);
+	if (err)
+		return err;
+	if (n < (ssize_t)NLMSG_LENGTH(sizeof(struct nlmsgerr)))
+		return BROKEN;
+	if (h->nlmsg_type == NLMSG_ERROR)
+		return -((struct nlmsgerr *)NLMSG_DATA(h))->error ?: BROKEN;
+	a = genl_attr(buf, n, TASKSTATS_TYPE_AGGR_PID);
+	if (!a)
+		return BROKEN;
+	/* its first nested attribute: TASKSTATS_TYPE_PID, the pid asked for */
+	a = (struct nlattr *)((char *)a + NLA_HDRLEN);
+	if ((a->nla_type & NLA_TYPE_MASK) != TASKSTATS_TYPE_PID ||
+	    *(__u32 *)((char *)a + NLA_HDRLEN) != pid)
+		return BROKEN;
+	return 0;
+}
+
 void test_review6(void)
 {
 	static const int ip6t_replace = 64, ip6t_counters = 65;
@@ -192,4 +300,9 @@ void test_review6(void)
 		"PF_KEY socket in init_net, SADB_FLUSH (the machine's IPsec SAs)",
 		"socket_create: PF_KEY writes init_net's IPsec databases, as xfrm's netlink "
 		"messages and IP_XFRM_POLICY, which are refused", p_pfkey_flush, NULL);
+	attempt(m, HOLD, true,
+		"TASKSTATS_CMD_GET for a task outside, from a network namespace of its own",
+		"a task outside's I/O counters are /proc/PID/io's, behind ptrace's read check; "
+		"netlink_send judges only rtnetlink in a namespace of its own",
+		p_taskstats, &outsider);
 }
