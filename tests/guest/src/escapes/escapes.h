@@ -17,7 +17,8 @@
  * (the other doors to creating and writing), anchors.c (requests run
  * elsewhere, descriptors passed in, SIGIO's owner), review4.c (the
  * machine's kernel interfaces a capability reaches), review5.c (what the
- * scope allow-lists let through); harness.c runs and
+ * scope allow-lists let through), review6.c (the scope checks of issue
+ * #24's eleventh session); harness.c runs and
  * records the attempts, fixture.c sets up and tears down.
  *
  * Each attempt is one TAP line that says what was tried and how it
