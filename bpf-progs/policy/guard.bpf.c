@@ -1142,12 +1142,13 @@ static __always_inline int ip_sockopt_allowed(int level, int optname)
 	/* ADDRFORM .. 2292DSTOPTS, CHECKSUM, 2292HOPLIMIT, AUTHHDR, FLOWINFO,
 	 * UNICAST_HOPS .. DROP_MEMBERSHIP, MTU_DISCOVER .. V6ONLY, MULTICAST_ALL,
 	 * FLOWINFO_SEND, HDRINCL, MCAST_*, RECVPKTINFO .. RECVRTHDR,
-	 * RECVDSTOPTS .. FREEBIND */
+	 * RECVDSTOPTS .. FREEBIND but 64 and 65, which do_ipv6_setsockopt()
+	 * hands to netfilter: ip6tables' SET_REPLACE and SET_ADD_COUNTERS */
 	return (optname >= 1 && optname <= 4) || optname == 7 || optname == 8 ||
 	       optname == 10 || optname == 11 || (optname >= 16 && optname <= 21) ||
 	       (optname >= 23 && optname <= 26) || optname == 29 || optname == 33 ||
 	       optname == 36 || (optname >= 42 && optname <= 56) ||
-	       (optname >= 58 && optname <= 80);
+	       (optname >= 58 && optname <= 63) || (optname >= 66 && optname <= 80);
 }
 
 GUARD_PROG(socket_setsockopt, struct socket *sock, int level, int optname)
@@ -1209,8 +1210,10 @@ GUARD_PROG(socket_setsockopt, struct socket *sock, int level, int optname)
  * (46). Any of them may name init_net (a pid there; a descriptor of
  * /proc/self/ns/net kept from before unshare()), and a device made or
  * moved there changes the machine's network. Attributes are 4-byte
- * aligned, so every aligned word that reads as such a header (a u32 or
- * s32's length, the type without its NESTED and BYTEORDER flags) is
+ * aligned, so every aligned word that reads as such a header (a length
+ * of 8 or more: rtnetlink parses link messages liberally, and a u32 or
+ * s32 attribute padded past its 4 bytes is read all the same; the type
+ * without its NESTED and BYTEORDER flags) is
  * taken for one: a word of other data that happens to look like one
  * refuses a message that was harmless, never the reverse. Longer
  * messages are refused whole.
@@ -1233,7 +1236,7 @@ static __always_inline int link_names_netns(unsigned char *msg, __u32 len)
 		if (bpf_probe_read_kernel(&w, sizeof(w), msg + i * 4))
 			return 1;
 		type = (w >> 16) & 0x3fff;	/* NLA_TYPE_MASK */
-		if ((w & 0xffff) >= 8 && (w & 0xffff) <= 16 &&
+		if ((w & 0xffff) >= 8 &&
 		    (type == 19 || type == 28 || type == 37 || type == 46))
 			return 1;
 	}
@@ -1450,7 +1453,10 @@ GUARD_IPC_KIND(sem, sem_semctl)
  * included; a raw inet socket reads every datagram of its protocol the
  * machine receives (IPPROTO_TCP: every TCP segment to any local port).
  * Refused in init_net; kept: IPPROTO_RAW, which only sends (iptables'
- * sockopts), and ICMP (ping), whose raw sockets read ICMP only. In a
+ * sockopts), and ICMP (ping), whose raw sockets read ICMP only.
+ * Refused in init_net too: PF_KEY, whose messages write its IPsec SAs
+ * and policies (SADB_ADD, SADB_X_SPDADD, the flushes), as xfrm's
+ * netlink messages and IP_XFRM_POLICY would. In a
  * network namespace of its own, all of these see its own traffic and
  * stay open. The kernel's own sockets (@kern) pass.
  */
@@ -1465,7 +1471,7 @@ GUARD_PROG(socket_create, int family, int type, int protocol, int kern)
 		    (family == AF_INET && protocol == IPPROTO_ICMP) ||
 		    (family == AF_INET6 && protocol == LAB_IPPROTO_ICMPV6))
 			return 0;
-	} else if (family != AF_PACKET) {
+	} else if (family != AF_PACKET && family != AF_KEY) {
 		return 0;
 	}
 	task = bpf_get_current_task_btf();

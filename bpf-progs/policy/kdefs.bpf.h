@@ -15,6 +15,7 @@
 #define AF_UNSPEC		0
 #define AF_INET			2
 #define AF_INET6		10
+#define AF_KEY			15	/* PF_KEY v2: IPsec SAs and policies */
 #define AF_PACKET		17
 #define SOL_PACKET		263
 #define PACKET_FANOUT		18	/* join a capture's fanout group */
