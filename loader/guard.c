@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "errors.h"
+#include "genl.h"
 #include "guard.h"
 #include "guard.skel.h"
 #include "instance.h"
@@ -252,6 +253,10 @@ int guard_sync(const struct lab_meta *pending, char *err, size_t errlen)
 		errf(err, errlen, rc, "open the guard's maps in " GUARD_DIR ": %s", strerror(-rc));
 		goto out;
 	}
+	rc = genl_sync(bpf_map__fd(skel->maps.genl_inside));
+	if (rc)	/* what it has stays, or nothing: refused */
+		p_warn("the generic netlink families a guarded task may use in a network "
+		       "namespace of its own: %s: in one, they are refused", strerror(-rc));
 	map = bpf_map__fd(skel->maps.guarded);
 	levels = bpf_map__fd(skel->maps.guard_levels);
 	/* levels first, with the old bits too: no program may skip a cgroup */

@@ -76,6 +76,15 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } ipc_inside SEC(".maps");
 
+/* Generic netlink families whose state is a network namespace's own: genl_own_denies() */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, LAB_MAX_GENL_INSIDE);
+	__type(key, __u16);	/* the family's id, as lsmctl found it by name */
+	__type(value, __u8);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} genl_inside SEC(".maps");
+
 /* What a hook asks: refused outright to a guarded task, or for a target. */
 enum guard_ask {
 	GUARD_DENY,		/* anything inside a guarded subtree */
@@ -1283,6 +1292,26 @@ static __always_inline int nl_write(__u16 proto, __u16 type)
 	return 1;
 }
 
+/*
+ * In a network namespace of its own: rtnetlink's RTM_NEWNSID (below),
+ * and generic netlink but for the families whose state is the
+ * namespace's (lsmctl fills genl_inside with their ids, which the kernel
+ * gives families as they register: loader/genl.c has the names). Any
+ * other family reaches outside it: TASKSTATS answers for every task of
+ * the machine (its I/O counters, which ptrace's check keeps from
+ * /proc/PID/io), devlink and nl80211 move their devices into another
+ * namespace, and a family registered after lsmctl looked is refused
+ * until it looks again.
+ */
+static __always_inline int own_denies(__u16 proto, __u16 type)
+{
+	if (proto == NETLINK_ROUTE)
+		return type == RTM_NEWNSID;
+	if (type < NLMSG_MIN_TYPE || type == GENL_ID_CTRL)
+		return 0;
+	return !bpf_map_lookup_elem(&genl_inside, &type);
+}
+
 GUARD_PROG(netlink_send, struct sock *sk, struct sk_buff *skb)
 {
 	unsigned char *data;
@@ -1300,9 +1329,11 @@ GUARD_PROG(netlink_send, struct sock *sk, struct sk_buff *skb)
 	 * namespace reach the machine's: RTM_NEWNSID names init_net (by an
 	 * fd or a pid) for IFLA_TARGET_NETNSID and IFLA_LINK_NETNSID to act
 	 * on, and a link message's namespace attributes
-	 * (link_names_netns()) make or move a device there.
+	 * (link_names_netns()) make or move a device there; and generic
+	 * netlink families whose state is not the namespace's
+	 * (own_denies()).
 	 */
-	if (own && proto != NETLINK_ROUTE)
+	if (own && proto != NETLINK_ROUTE && proto != NETLINK_GENERIC)
 		return 0;
 	/*
 	 * uevents from userspace reach udev as the kernel's own (rebroadcast
@@ -1320,9 +1351,10 @@ GUARD_PROG(netlink_send, struct sock *sk, struct sk_buff *skb)
 			break;
 		if (nlh.nlmsg_len < sizeof(nlh))
 			goto read;	/* the kernel stops here too */
-		if (own ? nlh.nlmsg_type == RTM_NEWNSID : nl_write(proto, nlh.nlmsg_type))
+		if (own ? own_denies(proto, nlh.nlmsg_type) : nl_write(proto, nlh.nlmsg_type))
 			return guard_deny(LAB_GUARD_netlink_send, nlh.nlmsg_type, NULL);
-		if (own && (nlh.nlmsg_type == RTM_NEWLINK || nlh.nlmsg_type == RTM_SETLINK)) {
+		if (own && proto == NETLINK_ROUTE &&
+		    (nlh.nlmsg_type == RTM_NEWLINK || nlh.nlmsg_type == RTM_SETLINK)) {
 			/* one a send, scanned below: a loop in a loop is too much for 6.1 */
 			if (links++)
 				return guard_deny(LAB_GUARD_netlink_send, nlh.nlmsg_type, NULL);
@@ -1447,33 +1479,46 @@ GUARD_IPC_KIND(shm, shm_shmctl)
 GUARD_IPC_KIND(sem, sem_semctl)
 
 /*
- * Capture of the machine's traffic: a packet socket (AF_PACKET, and
- * SOCK_PACKET, which the kernel makes one before this hook) in init_net
- * reads every frame of every interface, other tasks' connections
- * included; a raw inet socket reads every datagram of its protocol the
- * machine receives (IPPROTO_TCP: every TCP segment to any local port).
- * Refused in init_net; kept: IPPROTO_RAW, which only sends (iptables'
- * sockopts), and ICMP (ping), whose raw sockets read ICMP only.
- * Refused in init_net too: PF_KEY, whose messages write its IPsec SAs
- * and policies (SADB_ADD, SADB_X_SPDADD, the flushes), as xfrm's
- * netlink messages and IP_XFRM_POLICY would. In a
- * network namespace of its own, all of these see its own traffic and
- * stay open. The kernel's own sockets (@kern) pass.
+ * Sockets of the machine's network namespace, by family, an allow-list:
+ * unix, inet and inet6 (whose addresses the rules judge), netlink (each
+ * message judged at its send: netlink_send) and alg (the kernel's crypto
+ * for the task's own data). Every other family reaches the machine's
+ * network past the rules or its configuration past the guard: a packet
+ * socket (AF_PACKET, and SOCK_PACKET, which the kernel makes one before
+ * this hook) reads every frame of every interface, other tasks'
+ * connections included; PF_KEY writes its IPsec SAs and policies
+ * (SADB_ADD, SADB_X_SPDADD, the flushes), as xfrm's netlink messages and
+ * IP_XFRM_POLICY would; TIPC, RDS, CAN, Bluetooth, vsock, XDP and the
+ * rest carry traffic that no bind or connect rule judges. Of inet and
+ * inet6, raw sockets are refused too, as a raw socket reads every
+ * datagram of its protocol the machine receives (IPPROTO_TCP: every TCP
+ * segment to any local port); kept: IPPROTO_RAW, which only sends
+ * (iptables' sockopts), and ICMP (ping), whose raw sockets read ICMP
+ * only. In a network namespace of its own every family sees its own
+ * traffic and stays open. The kernel's own sockets (@kern) pass.
  */
+static __always_inline int init_net_family_allowed(int family, int type, int protocol)
+{
+	switch (family) {
+	case AF_UNIX:
+	case AF_NETLINK:
+	case AF_ALG:
+		return 1;
+	case AF_INET:
+	case AF_INET6:
+		return (type & 0xf) != SOCK_RAW || protocol == IPPROTO_RAW ||
+		       (family == AF_INET && protocol == IPPROTO_ICMP) ||
+		       (family == AF_INET6 && protocol == LAB_IPPROTO_ICMPV6);
+	}
+	return 0;
+}
+
 GUARD_PROG(socket_create, int family, int type, int protocol, int kern)
 {
 	struct task_struct *task;
 
-	if (kern)
+	if (kern || init_net_family_allowed(family, type, protocol))
 		return 0;
-	if (family == AF_INET || family == AF_INET6) {
-		if ((type & 0xf) != SOCK_RAW || protocol == IPPROTO_RAW ||
-		    (family == AF_INET && protocol == IPPROTO_ICMP) ||
-		    (family == AF_INET6 && protocol == LAB_IPPROTO_ICMPV6))
-			return 0;
-	} else if (family != AF_PACKET && family != AF_KEY) {
-		return 0;
-	}
 	task = bpf_get_current_task_btf();
 	if (BPF_CORE_READ(task, nsproxy, net_ns, net_cookie) != INIT_NET_COOKIE)
 		return 0;

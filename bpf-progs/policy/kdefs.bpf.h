@@ -13,10 +13,12 @@
 
 /* linux/socket.h */
 #define AF_UNSPEC		0
+#define AF_UNIX			1
 #define AF_INET			2
 #define AF_INET6		10
-#define AF_KEY			15	/* PF_KEY v2: IPsec SAs and policies */
+#define AF_NETLINK		16
 #define AF_PACKET		17
+#define AF_ALG			38
 #define SOL_PACKET		263
 #define PACKET_FANOUT		18	/* join a capture's fanout group */
 #define PACKET_FANOUT_DATA	22	/* replace the group's steering program */

@@ -277,6 +277,59 @@ static int p_taskstats(const void *arg)
 	return 0;
 }
 
+/*
+ * In a network namespace of its own, ethtool's ETHTOOL_MSG_STRSET_GET
+ * (a family on the guard's list, loader/genl.c): 0 when it reaches the
+ * family (its reply, or its own error), EPERM when the send is refused,
+ * ENOSYS when the kernel has no ethtool netlink family.
+ */
+/* uapi/linux/ethtool_netlink.h's, which ethtool.h's PORT_OTHER would clash with here */
+#define ETHTOOL_GENL_NAME		"ethtool"
+#define ETHTOOL_MSG_STRSET_GET		1
+#define ETHTOOL_A_STRSET_COUNTS_ONLY	3
+
+static int p_genl_listed(const void *arg)
+{
+	char buf[8192] __attribute__((aligned(4)));
+	struct nlmsghdr *h = (struct nlmsghdr *)buf;
+	struct nlattr *a;
+	__u16 family;
+	int fd, err;
+	ssize_t n;
+
+	(void)arg;
+	if (unshare(CLONE_NEWNET))
+		return BROKEN;
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	if (fd < 0)
+		return BROKEN;
+	err = genl_req(fd, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, CTRL_ATTR_FAMILY_NAME,
+		       ETHTOOL_GENL_NAME, sizeof(ETHTOOL_GENL_NAME));
+	n = err ? -1 : recv(fd, buf, sizeof(buf), 0);
+	if (n < 0 || h->nlmsg_type == NLMSG_ERROR) {
+		close(fd);
+		return err ? err : ENOSYS;
+	}
+	a = genl_attr(buf, n, CTRL_ATTR_FAMILY_ID);
+	if (!a) {
+		close(fd);
+		return BROKEN;
+	}
+	memcpy(&family, (char *)a + NLA_HDRLEN, sizeof(family));
+	err = genl_req(fd, family, ETHTOOL_MSG_STRSET_GET, ETHTOOL_A_STRSET_COUNTS_ONLY, "", 0);
+	n = err ? -1 : recv(fd, buf, sizeof(buf), 0);
+	close(fd);
+	if (err)
+		return err;
+	if (n < (ssize_t)NLMSG_HDRLEN)
+		return BROKEN;
+	/* a reply, or the family's own error: the request reached it */
+	if (h->nlmsg_type == NLMSG_ERROR &&
+	    -((struct nlmsgerr *)NLMSG_DATA(h))->error == EPERM)
+		return EPERM;
+	return h->nlmsg_type == family || h->nlmsg_type == NLMSG_ERROR ? 0 : BROKEN;
+}
+
 void test_review6(void)
 {
 	static const int ip6t_replace = 64, ip6t_counters = 65;
@@ -305,4 +358,12 @@ void test_review6(void)
 		"a task outside's I/O counters are /proc/PID/io's, behind ptrace's read check; "
 		"netlink_send judges only rtnetlink in a namespace of its own",
 		p_taskstats, &outsider);
+	/* the control of the family allow-list: a family on it still answers inside */
+	if (probe_pid(m, p_genl_listed, NULL, NULL) == ENOSYS)
+		skip("ethtool's generic netlink family, from a network namespace of its own",
+		     "no ethtool netlink in this kernel");
+	else
+		expect_errno(m, 0, "ethtool's ETHTOOL_MSG_STRSET_GET from a network namespace of "
+			     "its own reaches the family (on the guard's list)",
+			     p_genl_listed, NULL);
 }
