@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <bpf/bpf.h>
 
 #include "apply.h"
 #include "cgroup.h"
@@ -88,8 +89,37 @@ static void teardown(const char *dir)
 }
 
 /*
+ * A policy that follows its path, its cgroup gone: it moves to the cgroup
+ * lab_follow_mkdir() bound it to since (its folder renamed to that
+ * cgroup's, then its meta's id changed), or it waits for its path.
+ */
+static void adopt(const struct stored *s)
+{
+	struct lab_meta meta = s->meta;
+	char dir[256], path[PATH_MAX];
+	__u32 key = 0;
+	__u64 bound;
+	int fd;
+
+	if (global_follow_bound(&s->meta, &bound) || !bound)
+		return;	/* waiting for its path: list says so */
+	policy_dir(bound, dir, sizeof(dir));
+	/* renamed first: a folder left with the old id in its meta is adopted again */
+	if (strcmp(dir, s->dir) && renameat2(AT_FDCWD, s->dir, AT_FDCWD, dir, RENAME_NOREPLACE))
+		return;
+	meta.cgroup_id = bound;
+	snprintf(path, sizeof(path), "%s/meta", dir);
+	fd = bpf_obj_get(path);
+	if (fd >= 0) {
+		bpf_map_update_elem(fd, &key, &meta, 0);
+		close(fd);
+	}
+}
+
+/*
  * Finish what a killed lsmctl left (its half-built or half-removed
- * folders), and drop the policies of cgroups that were removed.
+ * folders); move the policies that follow a path to the cgroup made at
+ * it again, and drop, saying so, the others whose cgroup was removed.
  */
 static void recover(void)
 {
@@ -102,9 +132,20 @@ static void recover(void)
 	if (n >= 0)
 		stored_list_free(list, n);
 	n = stored_list(&list);
-	for (i = 0; i < n; i++)
-		if (cgroup_gone(list[i].meta.cgroup_id))
-			teardown(list[i].dir);
+	for (i = 0; i < n; i++) {
+		if (!cgroup_gone(list[i].meta.cgroup_id))
+			continue;
+		if (list[i].meta.follow && list[i].meta.backend == BACKEND_GLOBAL) {
+			adopt(&list[i]);
+			continue;
+		}
+		/* once: the command whose recovery removes it says so */
+		fprintf(stderr, "lsmctl: policy '%s' on %s removed: its cgroup (id %llu) is gone, "
+			"and the policy did not follow its path (apply --follow)\n",
+			list[i].meta.name, list[i].meta.cgroup,
+			(unsigned long long)list[i].meta.cgroup_id);
+		teardown(list[i].dir);
+	}
 	if (n >= 0)
 		stored_list_free(list, n);
 }
@@ -218,7 +259,7 @@ static int install(const char *file, const struct compiled *c, const struct lab_
 	 */
 	rc = guard_sync(meta, why, sizeof(why));
 	if (!rc)
-		rc = backend_ops(meta->backend)->install(staging, c, meta->policy, cgfd, why,
+		rc = backend_ops(meta->backend)->install(staging, c, meta, cgfd, why,
 							 sizeof(why));
 	if (rc) {
 		teardown(staging);
@@ -288,6 +329,27 @@ out:
 	return rc;
 }
 
+/* Can @c follow the cgroup path @rel? Its backend in @backend; 0 or -errno with why. */
+static int follow_check(const struct compiled *c, const char *rel, const struct apply_opts *o,
+			enum backend *backend, char *why, size_t len)
+{
+	int rc = backend_pick_follow(o->backend_given, o->backend, backend, why, len);
+
+	if (rc)
+		return rc;
+	if (strlen(rel) > LAB_FOLLOW_PATH_LEN - 2)
+		return errf(why, len, -ENAMETOOLONG, "--follow: the path %s is longer than %d "
+			    "bytes", rel, LAB_FOLLOW_PATH_LEN - 2);
+	if (!strcmp(rel, "/"))
+		return errf(why, len, -EINVAL, "--follow: the root cgroup is never made again");
+	/* not done: the guard's guarded map is by cgroup id, and does not follow */
+	if (c->conf.flags & LAB_SELF_PROTECT)
+		return errf(why, len, -EINVAL, "--follow: self-protection does not follow a path "
+			    "yet (its guard binds a cgroup by id): the policy needs "
+			    "self_protection: off");
+	return 0;
+}
+
 int policy_apply(const char *file, const char *cgroup, const struct apply_opts *o,
 		 struct applied *out, char *err, size_t errlen)
 {
@@ -307,8 +369,11 @@ int policy_apply(const char *file, const char *cgroup, const struct apply_opts *
 	if (rc)
 		return rc;
 	/* before the kernel is touched: a forced backend that cannot take it is refused */
-	rc = backend_pick(c.hooks, c.guard_hooks, o->backend_given, o->backend, &backend, why,
-			  sizeof(why));
+	if (o->follow)
+		rc = follow_check(&c, rel, o, &backend, why, sizeof(why));
+	else
+		rc = backend_pick(c.hooks, c.guard_hooks, o->backend_given, o->backend, &backend,
+				  why, sizeof(why));
 	if (rc) {
 		errf(err, errlen, rc, "%s: %s; nothing was changed", shown, why);
 		goto out_compiled;
@@ -341,6 +406,7 @@ int policy_apply(const char *file, const char *cgroup, const struct apply_opts *
 	c.conf.cgroup_id = cgid;
 	c.conf.cgroup_level = level;
 	fill_meta(&meta, &p, &c, shown, rel, backend, id);
+	meta.follow = o->follow;
 	rc = install(shown, &c, &meta, cgfd, err, errlen);
 	if (!rc) {
 		snprintf(out->name, sizeof(out->name), "%s", p.name);
@@ -350,6 +416,7 @@ int policy_apply(const char *file, const char *cgroup, const struct apply_opts *
 		out->hooks = c.hooks;
 		out->refusal_hooks = c.guard_hooks;
 		out->backend = backend;
+		out->follow = o->follow;
 		policy_warnings(&p, out->warnings, sizeof(out->warnings));
 	}
 out_store:
@@ -362,6 +429,32 @@ out_compiled:
 	return rc;
 }
 
+/*
+ * The policy that follows @path (a cgroup2 folder, not there now): the id
+ * its folder has in @id, its path below CGROUP_ROOT in @rel; 0 or -ENOENT.
+ */
+static int waiting_for(const char *path, __u64 *id, char *rel, size_t rellen)
+{
+	const char *p = path;
+	struct stored *list;
+	int i, n, rc = -ENOENT;
+
+	if (!strncmp(p, CGROUP_ROOT "/", strlen(CGROUP_ROOT) + 1))
+		p += strlen(CGROUP_ROOT);
+	if (*p != '/')
+		return -ENOENT;
+	n = stored_list(&list);
+	for (i = 0; i < n && rc; i++)
+		if (list[i].meta.follow && !strcmp(list[i].meta.cgroup, p)) {
+			*id = list[i].meta.cgroup_id;
+			snprintf(rel, rellen, "%s", p);
+			rc = 0;
+		}
+	if (n >= 0)
+		stored_list_free(list, n);
+	return rc;
+}
+
 int policy_detach(const char *cgroup, char *rel, size_t rellen, char *err, size_t errlen)
 {
 	char why[WHY_MAX / 2], final[256], old[256], id[24];
@@ -371,6 +464,8 @@ int policy_detach(const char *cgroup, char *rel, size_t rellen, char *err, size_
 	int rc;
 
 	rc = cgroup_resolve(cgroup, &cgid, &level, rel, rellen, why, sizeof(why));
+	if (rc == -ENOENT && !waiting_for(cgroup, &cgid, rel, rellen))
+		rc = 0;	/* a policy that waits for its path, which is not there */
 	if (!rc)
 		rc = policies_open(true, why, sizeof(why));
 	if (rc)
@@ -418,8 +513,13 @@ int policy_diff(const char *file, const char *cgroup, const struct apply_opts *o
 		     sizeof(refused));
 	if (rc < 0)
 		return errf(err, errlen, rc, "%s", refused);
-	d->backend_rc = backend_pick(d->c.hooks, d->c.guard_hooks, o->backend_given, o->backend,
-				     &d->backend, d->backend_why, sizeof(d->backend_why));
+	if (o->follow)
+		d->backend_rc = follow_check(&d->c, rel, o, &d->backend, d->backend_why,
+					     sizeof(d->backend_why));
+	else
+		d->backend_rc = backend_pick(d->c.hooks, d->c.guard_hooks, o->backend_given,
+					     o->backend, &d->backend, d->backend_why,
+					     sizeof(d->backend_why));
 	snprintf(d->name, sizeof(d->name), "%s", p.name);
 	snprintf(d->cgroup, sizeof(d->cgroup), "%s", rel);
 	d->audit = p.audit;

@@ -31,6 +31,7 @@ struct applied {
 	__u64 hooks;
 	__u64 refusal_hooks;		/* besides @hooks (struct compiled's guard_hooks) */
 	enum backend backend;		/* the one backend_pick() chose */
+	bool follow;			/* --follow: the path's next cgroups too */
 	char warnings[POLICY_WARNINGS_MAX];	/* policy_warnings(), one a line */
 };
 
@@ -40,6 +41,7 @@ struct apply_opts {
 	bool backend_given;	/* --backend: @backend, else backend_pick()'s choice */
 	size_t filler;		/* file rules that match nothing, for benchmarks */
 	int audit;		/* -1: the file's mode; 0: enforce; 1: audit */
+	bool follow;		/* --follow: to each cgroup made at the path, too (global) */
 	/* what messages, list and show call the file (NULL: its path): not a temporary one */
 	const char *origin;
 };

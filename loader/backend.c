@@ -87,6 +87,19 @@ int backend_pick(__u64 hooks, __u64 refusal, bool given, enum backend forced,
 	return backend_choose(&own, &all, given, forced, out, why, len);
 }
 
+int backend_pick_follow(bool given, enum backend forced, enum backend *out, char *why,
+			size_t len)
+{
+	if (given && forced == BACKEND_CGROUP)
+		return errf(why, len, -EINVAL, "--follow needs the global backend: the cgroup "
+			    "backend's programs are attached to a cgroup by lsmctl after the "
+			    "cgroup is made, and a task could enter a new cgroup at the path "
+			    "before: use --backend global, or leave --backend out");
+	*out = BACKEND_GLOBAL;
+	return errf(why, len, 0, "global (--follow: a BPF program binds each cgroup made at the "
+		    "path before a task can enter it)");
+}
+
 /* Where @s's hit counts are: the hits map in its backend's pin folder. */
 static void hits_path(const struct stored *s, char *buf, size_t len)
 {

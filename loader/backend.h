@@ -27,12 +27,12 @@ struct backend_ops {
 	const char *name;	/* as lsmctl prints it */
 	/*
 	 * Enforce @c on the cgroup @cgroup_fd (c->conf has its id and
-	 * level) under policy id @policy: 0, everything pinned in @staging
+	 * level) as the policy @m (its id, path, follow): 0, everything pinned in @staging
 	 * or in the backend's own folder; or -errno with why in @err,
 	 * having attached nothing that outlives it (its teardown removes
 	 * the rest).
 	 */
-	int (*install)(const char *staging, const struct compiled *c, __u32 policy,
+	int (*install)(const char *staging, const struct compiled *c, const struct lab_meta *m,
 		       int cgroup_fd, char *err, size_t errlen);
 	/*
 	 * Drop what the backend holds for policy @m outside m's folder;
@@ -52,6 +52,14 @@ struct backend_ops {
 };
 
 extern const struct backend_ops cgroup_backend, global_backend;
+
+/*
+ * A global policy @m that follows its path (apply --follow) and whose
+ * cgroup m->cgroup_id is gone: the cgroup lab_follow_mkdir() bound it to
+ * since, in @bound (0: none yet, the policy waits for its path); the
+ * policies map's entries of its cgroups that are gone are dropped. 0 or -errno.
+ */
+int global_follow_bound(const struct lab_meta *m, __u64 *bound);
 
 /* The operations of enum backend @backend; the cgroup backend's for an unknown one. */
 const struct backend_ops *backend_ops(unsigned int backend);
@@ -76,6 +84,14 @@ int backend_choose(const struct slot_budget *own, const struct slot_budget *all,
  */
 int backend_pick(__u64 hooks, __u64 refusal, bool given, enum backend forced,
 		 enum backend *out, char *why, size_t len);
+/*
+ * backend_pick() for a policy that follows its cgroup path (apply
+ * --follow): global, the one backend that can (the cgroup backend would
+ * need lsmctl to attach to each cgroup made at the path, after it is
+ * made: a window); --backend cgroup is refused, -EINVAL with why.
+ */
+int backend_pick_follow(bool given, enum backend forced, enum backend *out, char *why,
+			size_t len);
 
 /* The links a policy's programs run through: fds, for stats. */
 int policy_links(const struct stored *s, int *fds, unsigned int *hooks, int max);

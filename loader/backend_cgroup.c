@@ -113,9 +113,10 @@ static void attach_guards(struct bpf_program **progs, const struct compiled *c, 
 	}
 }
 
-static int cgroup_install(const char *staging, const struct compiled *c, __u32 policy,
-			  int cgroup_fd, char *err, size_t errlen)
+static int cgroup_install(const char *staging, const struct compiled *c,
+			  const struct lab_meta *m, int cgroup_fd, char *err, size_t errlen)
 {
+	__u32 policy = m->policy;
 	/* the maps the engine marks for pinning go to @staging (store_load()) */
 	LIBBPF_OPTS(bpf_object_open_opts, opts, .pin_root_path = staging);
 	struct policy_cgroup *skel = policy_cgroup__open_opts(&opts);

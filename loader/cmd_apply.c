@@ -10,7 +10,7 @@
 
 static const char help_apply[] =
 	"usage: lsmctl apply FILE --cgroup PATH [--backend cgroup|global] [--mode audit|enforce]\n"
-	"                    [--dry-run] [-j] [--filler N]\n"
+	"                    [--follow] [--dry-run] [-j] [--filler N]\n"
 	"Enforce the policy in FILE on the cgroup2 folder PATH and every cgroup\n"
 	"below it. A policy already on PATH is replaced atomically: its tasks are\n"
 	"never unconfined. On any failure nothing changes and the reason is\n"
@@ -19,6 +19,10 @@ static const char help_apply[] =
 	"--backend: cgroup where the policy's hooks, its refusal hooks too, fit in\n"
 	"the kernel's free lsm_cgroup hook slots, else global (as check says);\n"
 	"--backend cgroup where they do not is refused before anything is loaded.\n"
+	"--follow: the policy follows PATH: each cgroup made at PATH again (a\n"
+	"service's restart) has it before any task can enter it (global backend\n"
+	"only; the policy needs self_protection: off); list says which cgroup has\n"
+	"it, or that it waits for PATH; detach --cgroup PATH ends it.\n"
 	"--mode overrides the file's mode. --dry-run compiles the policy as apply\n"
 	"would and says what it would change (as lsmctl diff), changing nothing.\n"
 	"Warns (stderr; with -j a \"warnings\" field) about self-protection off,\n"
@@ -43,6 +47,10 @@ int apply_policy(const char *file, const char *cgroup, const struct apply_opts *
 		jsonw_string_field(json_wtr, "applied", a.name);
 		jsonw_string_field(json_wtr, "cgroup", a.cgroup);
 		jsonw_string_field(json_wtr, "backend", backend_ops(a.backend)->name);
+		if (a.follow)
+			jsonw_string_field(json_wtr, "follows", a.cgroup);
+		else
+			jsonw_null_field(json_wtr, "follows");
 		jsonw_string_field(json_wtr, "mode", a.audit ? "audit" : "enforce");
 		jsonw_uint_field(json_wtr, "rules", a.n_rules);
 		jsonw_int_field(json_wtr, "hooks", __builtin_popcountll(a.hooks | a.refusal_hooks));
@@ -56,6 +64,9 @@ int apply_policy(const char *file, const char *cgroup, const struct apply_opts *
 		if (a.refusal_hooks)
 			printf(", %d of them refusal hooks", __builtin_popcountll(a.refusal_hooks));
 		printf(")\n");
+		if (a.follow)
+			printf("follows %s: each cgroup made there again has the policy\n",
+			       a.cgroup);
 		print_warnings(a.warnings);
 	}
 	return 0;
@@ -153,7 +164,7 @@ static int print_diff(const char *file, const char *cgroup, const struct apply_o
 int cmd_apply(int argc, char **argv)
 {
 	struct opts o;
-	int rc = parse_opts(argc, argv, help_apply, "cbjfmd", &o);
+	int rc = parse_opts(argc, argv, help_apply, "cbjfmdF", &o);
 	struct apply_opts ao;
 
 	if (rc)
@@ -161,7 +172,7 @@ int cmd_apply(int argc, char **argv)
 	if (o.nargs != 1 || !o.cgroup)
 		return usage_error(help_apply, "%s", "apply takes FILE and --cgroup PATH");
 	ao = (struct apply_opts){ .backend = o.backend, .backend_given = o.backend_given,
-				  .filler = (size_t)o.filler, .audit = o.audit };
+				  .filler = (size_t)o.filler, .audit = o.audit, .follow = o.follow };
 	if (o.dry_run)
 		return print_diff(o.args[0], o.cgroup, &ao, true);
 	return apply_policy(o.args[0], o.cgroup, &ao);

@@ -12,7 +12,16 @@
 
 static const char help_list[] =
 	"usage: lsmctl list [-j]\n"
-	"The applied policies: cgroup, name, backend, mode, rules and hooks.\n";
+	"The applied policies: cgroup, name, backend, mode, rules and hooks; for a\n"
+	"policy applied with --follow, \"follows PATH (cgroup ID)\", or \"waiting for\n"
+	"PATH\" while no cgroup is there. A policy whose cgroup was removed, and\n"
+	"that does not follow its path, is removed, and said so on stderr.\n";
+
+/* A policy that follows its path and whose cgroup is gone: waiting for one. */
+static bool waiting(const struct stored *s)
+{
+	return s->meta.follow && cgroup_gone(s->meta.cgroup_id);
+}
 
 /* An applied policy's warnings, as print_warnings(). */
 static void print_meta_warnings(const struct lab_meta *m)
@@ -40,6 +49,11 @@ static void print_policy_json(const struct stored *s, int with_rules)
 	jsonw_uint_field(json_wtr, "applied", s->meta.applied);
 	jsonw_string_field(json_wtr, "applied_time", when);
 	jsonw_uint_field(json_wtr, "policy_id", s->meta.policy);
+	if (s->meta.follow)
+		jsonw_string_field(json_wtr, "follows", s->meta.cgroup);
+	else
+		jsonw_null_field(json_wtr, "follows");
+	jsonw_bool_field(json_wtr, "waiting", waiting(s));
 	jsonw_name(json_wtr, "hooks");
 	jsonw_start_array(json_wtr);
 	for (h = 0; h < LAB_NR_HOOKS; h++)
@@ -90,6 +104,14 @@ int cmd_list(int argc, char **argv)
 			       list[i].meta.name, backend_ops(list[i].meta.backend)->name,
 			       list[i].meta.flags & LAB_AUDIT ? "audit" : "enforce",
 			       list[i].meta.n_rules, __builtin_popcountll(list[i].meta.hooks));
+		for (i = 0; i < n; i++)
+			if (waiting(&list[i]))
+				printf("%s: waiting for %s (no cgroup there)\n", list[i].meta.name,
+				       list[i].meta.cgroup);
+			else if (list[i].meta.follow)
+				printf("%s: follows %s (cgroup %llu)\n", list[i].meta.name,
+				       list[i].meta.cgroup,
+				       (unsigned long long)list[i].meta.cgroup_id);
 	}
 	stored_list_free(list, n);
 	return 0;
@@ -128,6 +150,9 @@ int cmd_show(int argc, char **argv)
 		format_rfc3339((long long)s.meta.applied, 0, when, sizeof(when));
 		printf("cgroup:  %s (id %llu)\npolicy:  %s, from %s, applied %s\n", s.meta.cgroup,
 		       (unsigned long long)s.meta.cgroup_id, s.meta.name, s.meta.file, when);
+		if (s.meta.follow)
+			printf("follows: %s (cgroup %llu has it)\n", s.meta.cgroup,
+			       (unsigned long long)s.meta.cgroup_id);
 		printf("mode:    %s, %s backend\nhooks:  ",
 		       s.meta.flags & LAB_AUDIT ? "audit" : "enforce", backend_ops(s.meta.backend)->name);
 		for (h = 0; h < LAB_NR_HOOKS; h++)

@@ -79,6 +79,7 @@ int parse_opts(int argc, char **argv, const char *help, const char *allowed,
 		{ "filler", required_argument, NULL, 'f' },
 		{ "mode", required_argument, NULL, 'm' },
 		{ "dry-run", no_argument, NULL, 'd' },
+		{ "follow", no_argument, NULL, 'F' },
 		{ "prometheus", no_argument, NULL, 'P' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
@@ -123,6 +124,9 @@ int parse_opts(int argc, char **argv, const char *help, const char *allowed,
 			break;
 		case 'd':
 			o->dry_run = true;
+			break;
+		case 'F':
+			o->follow = true;
 			break;
 		case 'P':
 			o->prometheus = true;

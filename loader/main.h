@@ -27,6 +27,7 @@ struct opts {
 	long filler;
 	int audit;		/* --mode: -1 the file's, 0 enforce, 1 audit */
 	bool dry_run;
+	bool follow;		/* --follow */
 	bool prometheus;
 	bool backend_given;	/* --backend, not the default */
 	const char *output;	/* -o FILE */

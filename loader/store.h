@@ -55,7 +55,7 @@ struct lab_meta {
 	__u32 cgroup_level;	/* the cgroup's depth: the root cgroup is 0 */
 	__u32 closed;		/* policy_closed_classes(): for show's warnings */
 	__u32 deny_by_default;	/* the policy's default: deny */
-	__u32 pad;
+	__u32 follow;		/* apply --follow: goes to each cgroup made at @cgroup */
 };
 
 /* A policy found under PIN_ROOT. */

@@ -375,6 +375,11 @@ struct lab_policy_ref {
 	struct lab_conf conf;
 };
 
+/* global backend: a followed cgroup path (follows map's key), zero-padded. */
+struct lab_follow_key {
+	char path[LAB_FOLLOW_PATH_LEN];
+};
+
 /* The guard: a cgroup whose policy has self-protection (guarded map). */
 struct lab_guard {
 	__u64 cgroup_id;

@@ -7,6 +7,13 @@
 #define LAB_MAX_DEPTH		64	/* directory levels a subtree walk climbs */
 #define LAB_MAX_CGROUP_DEPTH	32	/* cgroup levels the global backend climbs */
 #define LAB_MAX_POLICIES	4096	/* policy ids are 1 .. LAB_MAX_POLICIES - 1 */
+/*
+ * A followed cgroup path (apply --follow), as the cgroup_mkdir tracepoint
+ * gives it (relative to the cgroup2 root, "/system.slice/nginx.service"):
+ * the global instance's follows map's key, zero-padded; a path is at most
+ * LAB_FOLLOW_PATH_LEN - 2 bytes (a read that fills the key may be cut short).
+ */
+#define LAB_FOLLOW_PATH_LEN	256
 #define LAB_IPC_GUARDS		4	/* nested guarded cgroups a SysV IPC object made inside names */
 #define LAB_MAX_IPC_INSIDE	(1 << 15)	/* SysV IPC objects made by guarded tasks (msgmni's, semmni's 32000) */
 #define LAB_MAX_GENL_INSIDE	64	/* generic netlink families usable in a netns of its own (loader/genl.c) */

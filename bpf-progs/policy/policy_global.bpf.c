@@ -5,6 +5,7 @@
  * the task's cgroup and its ancestors.
  */
 #include "engine.bpf.h"
+#include <bpf/bpf_tracing.h>
 #include "kdefs.bpf.h"
 #include "subtree.bpf.h"
 
@@ -170,6 +171,84 @@ static __always_inline int check(const struct lab_req *req)
 		c.first = 0;	/* read across two updates: climb them all */
 	bpf_loop(last - c.first, ancestor_step, &c, 0);
 	return c.deny;
+}
+
+/*
+ * Policies that follow a cgroup path (lsmctl apply --follow): the path
+ * (struct lab_follow_key) to the policy's lab_policy_ref, a template whose
+ * cgroup id and level lab_follow_mkdir() fills in for each cgroup made at
+ * that path. lsmctl writes an entry after the levels map has the path's
+ * level in its mask, its whole filter word set and the policy's any_*
+ * bits (global_levels() keeps them while the entry is there), so that the
+ * new cgroup's bits are there before it is: this program writes only the
+ * policies map, and no update of lsmctl's can drop a bit it set.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, LAB_MAX_POLICIES);
+	__type(key, struct lab_follow_key);
+	__type(value, struct lab_policy_ref);
+	LAB_PINNED;
+} follows SEC(".maps");
+
+/* lab_follow_mkdir()'s key and value: 490 bytes would not fit its stack beside the rest. */
+struct follow_scratch {
+	struct lab_follow_key key;
+	struct lab_policy_ref ref;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct follow_scratch);
+} follow_scratch SEC(".maps");
+
+/*
+ * A cgroup was made: if a policy follows its path, the policy is the new
+ * cgroup's before any task can be in it. In 6.1's cgroup_mkdir()
+ * (kernel/cgroup/cgroup.c), TRACE_CGROUP_PATH(mkdir, cgrp) runs after
+ * cgroup_create() and css_populate_dir(), and before
+ * kernfs_activate(cgrp->kn): until then the new directory cannot be
+ * looked up, so no task can be written into its cgroup.procs nor cloned
+ * into it with CLONE_INTO_CGROUP (that needs an fd of the directory), and
+ * a new cgroup has no tasks of its own. Runs for every mkdir in any
+ * cgroup hierarchy while the global instance is loaded: one string read
+ * and one hash lookup (the tracepoint's path is made only while a probe is
+ * attached, under the kernel's trace_cgroup_path_lock).
+ */
+SEC("tp_btf/cgroup_mkdir")
+int BPF_PROG(lab_follow_mkdir, struct cgroup *cgrp, const char *path)
+{
+	struct lab_policy_ref *tmpl;
+	struct follow_scratch *s;
+	__u32 zero = 0, level;
+	__u64 id;
+	long n;
+
+	/* cgroup2's ("0::" in /proc/PID/cgroup) only: a v1 hierarchy's paths are others */
+	if (cgrp->root->hierarchy_id)
+		return 0;
+	s = bpf_map_lookup_elem(&follow_scratch, &zero);
+	if (!s)
+		return 0;
+	__builtin_memset(&s->key, 0, sizeof(s->key));
+	n = bpf_probe_read_kernel_str(s->key.path, sizeof(s->key.path), path);
+	if (n <= 0 || n >= (long)sizeof(s->key.path))
+		return 0;	/* unread, or maybe cut short: lsmctl follows none that long */
+	tmpl = bpf_map_lookup_elem(&follows, &s->key);
+	if (!tmpl)
+		return 0;
+	level = cgrp->level;
+	if (level >= LAB_MAX_CGROUP_DEPTH || level != tmpl->level)
+		return 0;
+	id = cgrp->kn->id;	/* the cgroup id: its kernfs node's */
+	__builtin_memcpy(&s->ref, tmpl, sizeof(s->ref));
+	s->ref.conf.cgroup_id = id;
+	s->ref.conf.cgroup_level = level;
+	bpf_map_update_elem(&policies, &id, &s->ref, BPF_ANY);
+	return 0;
 }
 
 /* lsm/: -EPERM denies. */

@@ -1,0 +1,173 @@
+#!/bin/sh
+# apply --follow: a policy on a cgroup path goes to each cgroup made at
+# that path again (a service's restart), before any task can enter it.
+# A "service" restarted $rounds times (its cgroup removed, made again, a
+# task started in it whose first action is a read the policy denies):
+# denied every round, the policy listed on the new cgroup. Controls: the
+# read works in a sibling cgroup without policy; the same restart of a
+# policy without --follow drops it, said once on stderr, and the read
+# works after. A policy waiting for its path is listed as such; detach
+# leaves nothing (the next cgroup at the path is unconfined); the cgroup
+# backend and self-protection are refused with --follow.
+. /lab/lib/lab.sh
+L=/lab/bin/lsmctl
+rounds=${FOLLOW_ROUNDS:-20}
+top=/sys/fs/cgroup/fo.slice
+fc=$top/svc.service		# followed: level 2, as /system.slice/nginx.service
+nc=$top/plain.service		# the same without --follow
+ctl=$top/ctl.service		# no policy
+mkdir -p $fc $nc $ctl
+echo secret >/tmp/fo-secret
+cat >/tmp/fo.yaml <<'Y'
+name: fo
+self_protection: off
+rules:
+  - files: /tmp/fo-secret
+    access: read
+    action: deny
+Y
+sed 's/name: fo/name: fo-plain/' /tmp/fo.yaml >/tmp/fo-plain.yaml
+sed '/self_protection/d; s/name: fo/name: fo-guarded/' /tmp/fo.yaml >/tmp/fo-guarded.yaml
+
+# the service's one task: its first action is the read (cat's open)
+start() { sh -c "echo \$\$ >$1/cgroup.procs && exec cat /tmp/fo-secret" 2>&1; }
+# remove and make the cgroup again, once its tasks are gone
+restart() {
+	_i=0
+	while ! rmdir "$1" 2>/dev/null; do
+		_i=$((_i + 1))
+		[ $_i -gt 50 ] && { echo "rmdir $1 failed"; return 1; }
+		sleep 0.1
+	done
+	mkdir "$1"
+}
+cgid() { stat -c %i "$1"; }
+
+# refusals: nothing is applied
+out=$($L apply /tmp/fo.yaml --cgroup $fc --follow --backend cgroup 2>&1)
+rc=$?
+echo "$out" | sed 's/^/# /'
+[ $rc -ne 0 ] && echo "$out" | grep -q "needs the global backend" && ! $L list | grep -q "^/fo.slice" &&
+	ok "apply --follow --backend cgroup: refused, the reason said, nothing applied" ||
+	not_ok "apply --follow --backend cgroup: refused, the reason said, nothing applied" "status $rc"
+out=$($L apply /tmp/fo-guarded.yaml --cgroup $fc --follow 2>&1)
+rc=$?
+echo "$out" | sed 's/^/# /'
+[ $rc -ne 0 ] && echo "$out" | grep -q "self_protection: off" &&
+	ok "apply --follow of a policy with self-protection: refused (its guard does not follow)" ||
+	not_ok "apply --follow of a policy with self-protection: refused" "status $rc"
+
+out=$($L apply /tmp/fo.yaml --cgroup $fc --follow 2>&1)
+rc=$?
+echo "$out" | sed 's/^/# /'
+[ $rc -eq 0 ] && echo "$out" | grep -q "global backend" && echo "$out" | grep -q "^follows /fo.slice/svc.service" &&
+	ok "apply --follow: on the global backend, following the path" ||
+	not_ok "apply --follow: on the global backend, following the path" "status $rc"
+out=$($L apply /tmp/fo-plain.yaml --cgroup $nc --backend global 2>&1)
+[ $? -eq 0 ] && ok "apply without --follow on a sibling path" || not_ok "apply without --follow on a sibling path" "$out"
+
+out=$(start $ctl)
+[ "$out" = secret ] && ok "control: the read works in $ctl (no policy)" ||
+	not_ok "control: the read works in $ctl (no policy)" "$out"
+out=$(start $fc)
+echo "$out" | grep -q "not permitted" && ok "the read is denied in $fc before any restart" ||
+	not_ok "the read is denied in $fc before any restart" "$out"
+out=$(start $nc)
+echo "$out" | grep -q "not permitted" && ok "the read is denied in $nc before its restart" ||
+	not_ok "the read is denied in $nc before its restart" "$out"
+
+# the service restarted: the first read of each new cgroup is denied;
+# lsmctl looks only every other round (two restarts between its calls)
+denied=0 listed=0 looked=0 i=1
+while [ $i -le $rounds ]; do
+	restart $fc || break
+	out=$(start $fc)
+	if echo "$out" | grep -q "not permitted"; then
+		denied=$((denied + 1))
+	else
+		not_ok "round $i: the new cgroup's first read is denied" "$out"
+	fi
+	if [ $((i % 2)) -eq 0 ]; then
+		looked=$((looked + 1))
+		id=$(cgid $fc)
+		l=$($L list 2>&1)
+		if echo "$l" | grep -q "^fo: follows /fo.slice/svc.service (cgroup $id)$"; then
+			listed=$((listed + 1))
+		else
+			not_ok "round $i: list shows the policy on the new cgroup $id" "$(echo "$l" | tr '\n' '|')"
+		fi
+	fi
+	i=$((i + 1))
+done
+[ $denied -eq $rounds ] && ok "$rounds restarts: the first read in each new cgroup was denied (EPERM)" ||
+	not_ok "$rounds restarts: the first read in each new cgroup was denied" "$denied of $rounds"
+[ $looked -gt 0 ] && [ $listed -eq $looked ] &&
+	ok "list showed the policy on the cgroup of the moment, $listed times" ||
+	not_ok "list showed the policy on the cgroup of the moment" "$listed of $looked"
+out=$($L show $fc 2>&1)
+echo "$out" | grep -q "^follows: /fo.slice/svc.service (cgroup $(cgid $fc) has it)" &&
+	ok "show: follows the path, and which cgroup has it" || not_ok "show: follows the path" "$out"
+
+# without --follow: the restart drops the policy, said once, and the read works
+restart $nc
+out=$(start $nc)
+[ "$out" = secret ] && ok "control: after its restart, $nc's read works (no --follow)" ||
+	not_ok "control: after its restart, $nc's read works (no --follow)" "$out"
+$L list >/tmp/fo-list 2>/tmp/fo-err
+cat /tmp/fo-err | sed 's/^/# /'
+grep -q "policy 'fo-plain' on /fo.slice/plain.service removed: its cgroup .* is gone" /tmp/fo-err &&
+	! grep -q "fo-plain" /tmp/fo-list &&
+	ok "list: the policy without --follow is removed, and says so on stderr" ||
+	not_ok "list: the policy without --follow is removed, and says so on stderr" "$(cat /tmp/fo-list /tmp/fo-err | tr '\n' '|')"
+$L list >/dev/null 2>/tmp/fo-err
+[ ! -s /tmp/fo-err ] && ok "list: said once, not again" || not_ok "list: said once, not again" "$(cat /tmp/fo-err)"
+
+# waiting: no cgroup at the path
+restart $fc && rmdir $fc
+out=$($L list 2>&1)
+echo "$out" | grep -q "^fo: waiting for /fo.slice/svc.service" &&
+	ok "list: the policy waits for its path while no cgroup is there" ||
+	not_ok "list: the policy waits for its path" "$(echo "$out" | tr '\n' '|')"
+out=$($L list -j 2>&1)
+echo "$out" | grep -q '"follows":"/fo.slice/svc.service","waiting":true' &&
+	ok "list -j: \"waiting\": true" || not_ok "list -j: \"waiting\": true" "$out"
+mkdir $fc
+out=$(start $fc)
+echo "$out" | grep -q "not permitted" && ok "made again after waiting: the first read is denied" ||
+	not_ok "made again after waiting: the first read is denied" "$out"
+out=$($L list -j 2>&1)
+echo "$out" | grep -q "\"cgroup_id\":$(cgid $fc),.*\"follows\":\"/fo.slice/svc.service\",\"waiting\":false" &&
+	ok "list -j: on the new cgroup, not waiting" || not_ok "list -j: on the new cgroup, not waiting" "$out"
+
+# detach leaves nothing: no folder, and the next cgroup at the path is unconfined
+id=$(cgid $fc)
+out=$($L detach --cgroup $fc 2>&1)
+[ $? -eq 0 ] && [ ! -e /sys/fs/bpf/lsmlab/cg-$id ] && ! $L list | grep -q "fo" &&
+	ok "detach --cgroup: no policy folder, none listed" || not_ok "detach --cgroup: nothing left" "$out"
+if [ -e /sys/fs/bpf/lsmlab/global ]; then
+	not_ok "detach: the global instance is unloaded with its last policy" "$(ls /sys/fs/bpf/lsmlab)"
+else
+	ok "detach: the global instance is unloaded with its last policy (no follows entry left)"
+fi
+out=$(start $fc)
+[ "$out" = secret ] && ok "detach: the read works in $fc" || not_ok "detach: the read works in $fc" "$out"
+restart $fc
+out=$(start $fc)
+[ "$out" = secret ] && ok "detach: the next cgroup made at the path is unconfined" ||
+	not_ok "detach: the next cgroup made at the path is unconfined" "$out"
+
+# detach of a policy waiting for its path, with another global policy
+# keeping the instance loaded: the path is no longer followed
+$L apply /tmp/fo-plain.yaml --cgroup $nc --backend global >/dev/null 2>&1
+out=$($L apply /tmp/fo.yaml --cgroup $fc --follow 2>&1) || not_ok "apply --follow again" "$out"
+rmdir $fc
+out=$($L detach --cgroup $fc 2>&1)
+[ $? -eq 0 ] && ! $L list | grep -q "^fo:" && ok "detach --cgroup of a policy waiting for its path" ||
+	not_ok "detach --cgroup of a policy waiting for its path" "$out"
+mkdir $fc
+out=$(start $fc)
+[ "$out" = secret ] && ok "after it, a cgroup made at the path is unconfined (the global instance loaded)" ||
+	not_ok "after it, a cgroup made at the path is unconfined" "$out"
+$L detach --cgroup $nc >/dev/null 2>&1
+rmdir $fc $nc $ctl $top 2>/dev/null
+exit 0
