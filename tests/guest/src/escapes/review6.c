@@ -225,6 +225,36 @@ static struct nlattr *genl_attr(char *buf, ssize_t n, __u16 atype)
 }
 
 /*
+ * In a new network namespace, a generic netlink socket and the id of
+ * family @name: the socket, or -errno (-ENOSYS: no such family; -BROKEN:
+ * the namespace or socket could not be made).
+ */
+static int genl_open_family(const char *name, __u16 *family)
+{
+	char buf[4096] __attribute__((aligned(4)));
+	struct nlmsghdr *h = (struct nlmsghdr *)buf;
+	struct nlattr *a;
+	int fd, err;
+	ssize_t n;
+
+	if (unshare(CLONE_NEWNET))
+		return -BROKEN;
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	if (fd < 0)
+		return -BROKEN;
+	err = genl_req(fd, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, CTRL_ATTR_FAMILY_NAME, name,
+		       strlen(name) + 1);
+	n = err ? -1 : recv(fd, buf, sizeof(buf), 0);
+	a = n < 0 || h->nlmsg_type == NLMSG_ERROR ? NULL : genl_attr(buf, n, CTRL_ATTR_FAMILY_ID);
+	if (!a) {
+		close(fd);
+		return err ? -err : n < 0 || h->nlmsg_type == NLMSG_ERROR ? -ENOSYS : -BROKEN;
+	}
+	memcpy(family, (char *)a + NLA_HDRLEN, sizeof(*family));
+	return fd;
+}
+
+/*
  * In a network namespace of its own, TASKSTATS_CMD_GET for @arg's pid
  * (the outsider): 0 when the reply holds its accounting (the aggregate
  * names that pid), ENOSYS when the kernel has no taskstats.
@@ -239,24 +269,9 @@ static int p_taskstats(const void *arg)
 	int fd, err;
 	ssize_t n;
 
-	if (unshare(CLONE_NEWNET))
-		return BROKEN;
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	fd = genl_open_family(TASKSTATS_GENL_NAME, &family);
 	if (fd < 0)
-		return BROKEN;
-	err = genl_req(fd, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, CTRL_ATTR_FAMILY_NAME,
-		       TASKSTATS_GENL_NAME, sizeof(TASKSTATS_GENL_NAME));
-	n = err ? -1 : recv(fd, buf, sizeof(buf), 0);
-	if (n < 0 || h->nlmsg_type == NLMSG_ERROR) {
-		close(fd);
-		return err ? err : ENOSYS;	/* no such family */
-	}
-	a = genl_attr(buf, n, CTRL_ATTR_FAMILY_ID);
-	if (!a) {
-		close(fd);
-		return BROKEN;
-	}
-	memcpy(&family, (char *)a + NLA_HDRLEN, sizeof(family));
+		return -fd;
 	err = genl_req(fd, family, TASKSTATS_CMD_GET, TASKSTATS_CMD_ATTR_PID, &pid, sizeof(pid));
 	n = err ? -1 : recv(fd, buf, sizeof(buf), 0);
 	close(fd);
@@ -277,45 +292,29 @@ static int p_taskstats(const void *arg)
 	return 0;
 }
 
+/* uapi/linux/ethtool_netlink.h's, which ethtool.h's PORT_OTHER would clash with here */
+#define ETHTOOL_GENL_NAME		"ethtool"
+#define ETHTOOL_MSG_STRSET_GET		1
+#define ETHTOOL_A_STRSET_COUNTS_ONLY	3
+
 /*
  * In a network namespace of its own, ethtool's ETHTOOL_MSG_STRSET_GET
  * (a family on the guard's list, loader/genl.c): 0 when it reaches the
  * family (its reply, or its own error), EPERM when the send is refused,
  * ENOSYS when the kernel has no ethtool netlink family.
  */
-/* uapi/linux/ethtool_netlink.h's, which ethtool.h's PORT_OTHER would clash with here */
-#define ETHTOOL_GENL_NAME		"ethtool"
-#define ETHTOOL_MSG_STRSET_GET		1
-#define ETHTOOL_A_STRSET_COUNTS_ONLY	3
-
 static int p_genl_listed(const void *arg)
 {
 	char buf[8192] __attribute__((aligned(4)));
 	struct nlmsghdr *h = (struct nlmsghdr *)buf;
-	struct nlattr *a;
 	__u16 family;
 	int fd, err;
 	ssize_t n;
 
 	(void)arg;
-	if (unshare(CLONE_NEWNET))
-		return BROKEN;
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	fd = genl_open_family(ETHTOOL_GENL_NAME, &family);
 	if (fd < 0)
-		return BROKEN;
-	err = genl_req(fd, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, CTRL_ATTR_FAMILY_NAME,
-		       ETHTOOL_GENL_NAME, sizeof(ETHTOOL_GENL_NAME));
-	n = err ? -1 : recv(fd, buf, sizeof(buf), 0);
-	if (n < 0 || h->nlmsg_type == NLMSG_ERROR) {
-		close(fd);
-		return err ? err : ENOSYS;
-	}
-	a = genl_attr(buf, n, CTRL_ATTR_FAMILY_ID);
-	if (!a) {
-		close(fd);
-		return BROKEN;
-	}
-	memcpy(&family, (char *)a + NLA_HDRLEN, sizeof(family));
+		return -fd;
 	err = genl_req(fd, family, ETHTOOL_MSG_STRSET_GET, ETHTOOL_A_STRSET_COUNTS_ONLY, "", 0);
 	n = err ? -1 : recv(fd, buf, sizeof(buf), 0);
 	close(fd);
