@@ -34,6 +34,35 @@ static int uring_open_read(struct uring *r, const char *path, __u16 personality)
 	return fd < 0 ? -fd : check_marker(buf, fd);
 }
 
+/*
+ * A ring sent over SCM_RIGHTS: 6.1's stable kernels refuse to send one
+ * at all (scm_fp_copy(): io_uring_get_socket(), EINVAL), from inside or
+ * out; the guard's file_receive refuses a ring that arrives another way
+ * (pidfd_getfd, seccomp's addfd). Had it gone through: the ring opens
+ * the secret (0).
+ */
+static int p_ring_sent(const void *arg)
+{
+	struct io_uring_params p = { 0 };
+	struct uring r;
+	int sv[2], ring, fd;
+
+	(void)arg;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
+		return BROKEN;
+	ring = syscall(SYS_io_uring_setup, 4, &p);
+	if (ring < 0)
+		return errno;
+	if (send_fd(sv[0], ring))
+		return errno;
+	fd = recv_fd(sv[1]);
+	if (fd < 0)
+		return errno == EPERM ? EPERM : BROKEN;
+	if (uring_map(&r, fd, &p))
+		return BROKEN;
+	return uring_open_read(&r, f.secret, 0);
+}
+
 /* The secret through a ring of the task's own whose SQPOLL thread submits. */
 static int p_uring_sqpoll(const void *path)
 {
@@ -100,6 +129,10 @@ void test_anchors(void)
 	attempt(m, HOLD, true, "io_uring IORING_OP_OPENAT on a ring of its own with SQPOLL",
 		"file_open in the SQPOLL thread, which is the task's and in its cgroup",
 		p_uring_sqpoll, f.secret);
+	attempt_errno(m, HOLD, EINVAL, false,
+		      "io_uring ring sent over SCM_RIGHTS (the kernel refuses it everywhere: no control)",
+		      "6.1 stable's scm_fp_copy() refuses to send a ring (EINVAL); the guard's "
+		      "file_receive refuses one arriving another way", p_ring_sent, NULL);
 	attempt(m, HOLD, true, "io_uring IORING_OP_OPENAT under a registered personality",
 		"file_open: the policy is the cgroup's, whatever the credentials",
 		p_uring_personality, f.secret);

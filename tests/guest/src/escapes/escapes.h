@@ -161,6 +161,7 @@ enum {
 	REQ_TCP_FRESH = 'n',	/* TCP, not connected */
 	REQ_UDP_FRESH = 'd',	/* UDP, not connected */
 	REQ_OWNED = 'o',	/* a UDP socket whose SIGIO owner is the outsider */
+	REQ_PTY = 'p',		/* a pty's slave, its master kept by the outsider */
 };
 
 struct uring {

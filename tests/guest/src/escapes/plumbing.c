@@ -148,6 +148,16 @@ static int outsider_make(char req)
 			fd = -1;
 		}
 		return fd;
+	case REQ_PTY: {
+		/* the outsider's terminal: the slave's open file is shared */
+		static int master = -1;
+
+		if (master < 0)
+			master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+		if (master < 0 || grantpt(master) || unlockpt(master))
+			return -1;
+		return open(ptsname(master), O_RDWR | O_NOCTTY | O_CLOEXEC);
+	}
 	}
 	if (fd >= 0 && (req == REQ_UDP_CONNECTED || req == REQ_TCP_CONNECTED) &&
 	    connect(fd, (struct sockaddr *)&ss, len)) {

@@ -10,6 +10,8 @@
 #define _GNU_SOURCE
 #include <poll.h>
 #include <sched.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/fanotify.h>
 #include <sys/uio.h>
@@ -316,6 +318,64 @@ static void test_mountinfo(const char *m)
 	rmdir(NS_DIR);
 }
 
+/*
+ * /proc/self/pagemap's physical frame numbers (bits 0-54 of an entry):
+ * the kernel shows them when the opener has CAP_SYS_ADMIN in
+ * init_user_ns (pagemap_open(): file_ns_capable()), else zeroes them.
+ * 0 when the frame of a page of its own shows, EPERM when it reads as
+ * zero (the capability refused at the open).
+ */
+static int p_pagemap_pfn(const void *arg)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	volatile char *page = mmap(NULL, psz, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint64_t ent;
+	int fd;
+
+	(void)arg;
+	if (page == MAP_FAILED)
+		return BROKEN;
+	page[0] = 1;	/* present */
+	fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	if (pread(fd, &ent, sizeof(ent), (uintptr_t)page / psz * sizeof(ent)) != sizeof(ent)) {
+		close(fd);
+		return BROKEN;
+	}
+	close(fd);
+	if (!(ent >> 63))
+		return BROKEN;	/* not present: nothing to tell */
+	return ent & ((1ULL << 55) - 1) ? 0 : EPERM;
+}
+
+/*
+ * FIONBIO (@arg NULL) or F_SETFL's O_NONBLOCK on a terminal the outsider
+ * opened and passed in: the open file is the outsider's too, and its
+ * reads turn non-blocking (a shell reading it may take EAGAIN for an
+ * end). 0 when the flag was set.
+ */
+static int p_shared_tty_nonblock(const void *arg)
+{
+	int fd = ask_outsider(REQ_PTY), on = 1, err = 0, fl;
+
+	if (fd < 0)
+		return BROKEN;
+	if (!arg) {
+		if (ioctl(fd, FIONBIO, &on))
+			err = errno;
+	} else {
+		fl = fcntl(fd, F_GETFL);
+		if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK))
+			err = errno;
+	}
+	if (!err && !(fcntl(fd, F_GETFL) & O_NONBLOCK))
+		err = BROKEN;
+	close(fd);
+	return err;
+}
+
 void test_review5(void)
 {
 	const char *m = cg.main;
@@ -332,4 +392,16 @@ void test_review5(void)
 		p_cred_uring, &outsider);
 	test_fanotify(m);
 	test_mountinfo(m);
+	attempt(m, DOC, true, "/proc/self/pagemap: the physical frame numbers of its own pages",
+		"pagemap_read() asks CAP_SYS_ADMIN at each read, and reads of what was "
+		"opened get it (the guard's call list); the frames are the task's own "
+		"pages' (an aid to rowhammer, nothing of another's)",
+		p_pagemap_pfn, NULL);
+	attempt(m, DOC, true, "FIONBIO on a terminal opened outside and passed in",
+		"the flag is the open file's, shared with the task outside that passed "
+		"it: a descriptor from outside (POLICY.md), and F_SETFL sets the same "
+		"flag, so refusing the ioctl would not close it", p_shared_tty_nonblock, NULL);
+	attempt(m, DOC, true, "F_SETFL O_NONBLOCK on a terminal opened outside and passed in",
+		"the open file's own flag, a descriptor from outside (POLICY.md)",
+		p_shared_tty_nonblock, "fcntl");
 }
