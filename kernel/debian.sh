@@ -34,10 +34,13 @@ tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 # ip_tables and iptable_nat for iptables-legacy, xt_tcpudp for --dport;
 # sctp, as on a host that uses SCTP, for the escapes' SCTP address lists
 # (connectx, bindx, SCTP_DSTADDRV4/6: loader/POLICY.md, every way to an
-# address), its checksum's crc32c from crc32c_generic.
+# address), its checksum's crc32c from crc32c_generic; crypto_user and
+# nfnetlink_osf, whose netlink messages the guard refuses in a network
+# namespace of the subtree's own (escapes' review6.c: the machine's crypto
+# algorithms, and one fingerprint list for every namespace).
 modules=(virtio_pci virtio_blk ext4 crc32c_generic binfmt_misc
 	nf_tables nft_chain_nat nft_nat nft_compat xt_nat xt_tcpudp
-	ip_tables iptable_nat iptable_filter sctp)
+	ip_tables iptable_nat iptable_filter sctp crypto_user nfnetlink_osf)
 
 say() { printf 'kernel debian: %s\n' "$*"; }
 die() { printf 'kernel debian: error: %s\n' "$*" >&2; exit 1; }

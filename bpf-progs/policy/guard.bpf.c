@@ -1307,9 +1307,37 @@ static __always_inline int own_denies(__u16 proto, __u16 type)
 {
 	if (proto == NETLINK_ROUTE)
 		return type == RTM_NEWNSID;
+	if (proto == NETLINK_NETFILTER)
+		return (type >> 8) == NFNL_SUBSYS_OSF;
 	if (type < NLMSG_MIN_TYPE || type == GENL_ID_CTRL)
 		return 0;
 	return !bpf_map_lookup_elem(&genl_inside, &type);
+}
+
+/*
+ * The netlink protocols whose state is a network namespace's own, which
+ * a namespace of its own may use (rtnetlink, generic netlink and
+ * netfilter message by message: own_denies()). Every other one reaches
+ * the machine from any namespace: NETLINK_CRYPTO (the kernel's crypto
+ * algorithms and their priorities), RDMA, SCSI transports, iSCSI, SMC's
+ * tables, and any protocol 6.1 adds.
+ */
+static __always_inline int own_proto_allowed(__u16 proto)
+{
+	switch (proto) {
+	case NETLINK_ROUTE:
+	case NETLINK_GENERIC:
+	case NETLINK_NETFILTER:
+	case NETLINK_SOCK_DIAG:
+	case NETLINK_XFRM:
+	case NETLINK_FIB_LOOKUP:
+	case NETLINK_KOBJECT_UEVENT:
+	case NETLINK_USERSOCK:
+	case NETLINK_AUDIT:	/* its settings: CAP_AUDIT_CONTROL, refused */
+	case NETLINK_SELINUX:
+		return 1;
+	}
+	return 0;
 }
 
 GUARD_PROG(netlink_send, struct sock *sk, struct sk_buff *skb)
@@ -1329,11 +1357,15 @@ GUARD_PROG(netlink_send, struct sock *sk, struct sk_buff *skb)
 	 * namespace reach the machine's: RTM_NEWNSID names init_net (by an
 	 * fd or a pid) for IFLA_TARGET_NETNSID and IFLA_LINK_NETNSID to act
 	 * on, and a link message's namespace attributes
-	 * (link_names_netns()) make or move a device there; and generic
-	 * netlink families whose state is not the namespace's
-	 * (own_denies()).
+	 * (link_names_netns()) make or move a device there; generic
+	 * netlink families whose state is not the namespace's and
+	 * nfnetlink_osf's fingerprints (own_denies()); and the protocols
+	 * that are the machine's in every namespace (own_proto_allowed()).
 	 */
-	if (own && proto != NETLINK_ROUTE && proto != NETLINK_GENERIC)
+	if (own && !own_proto_allowed(proto))
+		return guard_deny(LAB_GUARD_netlink_send, proto, NULL);
+	if (own && proto != NETLINK_ROUTE && proto != NETLINK_GENERIC &&
+	    proto != NETLINK_NETFILTER)
 		return 0;
 	/*
 	 * uevents from userspace reach udev as the kernel's own (rebroadcast

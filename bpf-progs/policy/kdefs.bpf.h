@@ -45,6 +45,7 @@
 #define NFNL_MSG_BATCH_BEGIN	NLMSG_MIN_TYPE
 #define NFNL_MSG_BATCH_END	(NLMSG_MIN_TYPE + 1)
 #define NFNL_SUBSYS_CTNETLINK	1
+#define NFNL_SUBSYS_OSF		5	/* one OS-fingerprint list for every namespace */
 #define NFNL_SUBSYS_NFTABLES	10
 #define GENL_ID_CTRL		NLMSG_MIN_TYPE
 #define SOCK_DESTROY		21

@@ -292,6 +292,44 @@ static int p_taskstats(const void *arg)
 	return 0;
 }
 
+/* uapi/linux/cryptouser.h's and nfnetlink_osf.h's, as the kernel numbers them */
+#define LAB_NETLINK_CRYPTO	21
+#define LAB_CRYPTO_MSG_GETALG	0x13
+#define LAB_OSF_MSG_ADD		((5 << 8) | 0)	/* NFNL_SUBSYS_OSF, OSF_MSG_ADD */
+
+/*
+ * In a network namespace of its own, one message of netlink protocol
+ * @arg[0], type @arg[1] (a request with no payload but nfnetlink's
+ * header): 0 when the send went through, whatever the kernel answers
+ * after; ENOSYS when the kernel has no such protocol.
+ */
+static int p_own_netlink(const void *arg)
+{
+	const int *what = arg;
+	struct {
+		struct nlmsghdr h;
+		__u8 payload[16];
+	} __attribute__((aligned(4))) r = {
+		.h = {
+			.nlmsg_len = sizeof(r),
+			.nlmsg_type = (__u16)what[1],
+			.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK,
+		},
+	};
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	int fd, err = 0;
+
+	if (unshare(CLONE_NEWNET))
+		return BROKEN;
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, what[0]);
+	if (fd < 0)
+		return errno == EPROTONOSUPPORT ? ENOSYS : BROKEN;
+	if (sendto(fd, &r, sizeof(r), 0, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
 /* uapi/linux/ethtool_netlink.h's, which ethtool.h's PORT_OTHER would clash with here */
 #define ETHTOOL_GENL_NAME		"ethtool"
 #define ETHTOOL_MSG_STRSET_GET		1
@@ -332,6 +370,8 @@ static int p_genl_listed(const void *arg)
 void test_review6(void)
 {
 	static const int ip6t_replace = 64, ip6t_counters = 65;
+	static const int crypto[2] = { LAB_NETLINK_CRYPTO, LAB_CRYPTO_MSG_GETALG };
+	static const int osf[2] = { NETLINK_NETFILTER, LAB_OSF_MSG_ADD };
 	const char *m = cg.main;
 
 	tap_note("--- the eleventh session's scope checks (review 6)");
@@ -357,6 +397,14 @@ void test_review6(void)
 		"a task outside's I/O counters are /proc/PID/io's, behind ptrace's read check; "
 		"netlink_send judges only rtnetlink in a namespace of its own",
 		p_taskstats, &outsider);
+	attempt(m, HOLD, true,
+		"NETLINK_CRYPTO's CRYPTO_MSG_GETALG from a network namespace of its own",
+		"netlink_send: NETLINK_CRYPTO is the machine's in every namespace (its algorithms' "
+		"priorities): not on the own namespace's list of protocols", p_own_netlink, crypto);
+	attempt(m, HOLD, true,
+		"nfnetlink_osf's OSF_MSG_ADD from a network namespace of its own",
+		"netlink_send: nfnetlink_osf keeps one fingerprint list for every namespace",
+		p_own_netlink, osf);
 	/* the control of the family allow-list: a family on it still answers inside */
 	if (probe_pid(m, p_genl_listed, NULL, NULL) == ENOSYS)
 		skip("ethtool's generic netlink family, from a network namespace of its own",
