@@ -12,7 +12,7 @@
 # Environment: BOOTS=files (default tests/boots), LIKE=variant to run the
 # boots listed for that variant too (check-debug runs lsm's on debug),
 # THEN=test to add a test at the end of every boot, ONLY=name[,name] to run
-# only those boots, JOBS guests at a time (default: one more than the cores), TIMEOUT
+# only those boots, JOBS guests at a time (default: one a core), TIMEOUT
 # per boot (default 900 s), ACCEL (tcg|kvm),
 # INITRD (default build/initramfs.cpio: a copy keeps a long run apart
 # from rebuilds),
@@ -191,13 +191,12 @@ if [ "${LIST:-0}" = 1 ]; then
 	exit 0
 fi
 
-# Independent guests, JOBS at a time, the host tests beside them; each
-# one's output is kept apart and read in order afterwards. A guest under
-# TCG is one host thread that idles about a third of its time (RCU grace
-# periods, the tests' own waits), so the default is a core's worth more
-# than one a core. The longest run first: the order of the last run's
-# times when every boot has one, else the boots file's (long boots first).
-jobs=${JOBS:-$(($(nproc) + 1))}
+# Independent guests, JOBS at a time (one a core: each guest has one
+# CPU), the host tests beside them; each one's output is kept apart and
+# read in order afterwards. The longest run first: the order of the last
+# run's times when every boot has one, else the boots file's (long boots
+# first).
+jobs=${JOBS:-$(nproc)}
 order=()
 for b in "${todo[@]}"; do
 	read -r key v name append tests <<<"$b"
