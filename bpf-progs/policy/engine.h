@@ -109,6 +109,7 @@ enum lab_hook {
 	X(task_prlimit)			\
 	X(path_notify)			\
 	X(socket_setsockopt)		\
+	X(socket_sendmsg)		\
 	X(netlink_send)			\
 	X(ipc_permission)		\
 	X(msg_queue_alloc_security)	\

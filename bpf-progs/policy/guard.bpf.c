@@ -1198,6 +1198,70 @@ GUARD_PROG(socket_setsockopt, struct socket *sock, int level, int optname)
 	return guard_deny(LAB_GUARD_socket_setsockopt, (__u32)optname, NULL);
 }
 
+/* A sendmsg()'s control messages, kernel memory: a source route among them? */
+struct cmsg_scan {
+	const void *buf;
+	__u64 len;
+	__u64 off;
+	int type;		/* the source route's cmsg_type, 0 if none */
+};
+
+static long cmsg_scan_step(__u64 i, void *data)
+{
+	struct cmsg_scan *s = data;
+	struct lab_cmsghdr c;
+
+	/* for_each_cmsghdr()'s CMSG_OK(): the kernel stops there with EINVAL */
+	if (s->off + sizeof(c) > s->len || bpf_probe_read_kernel(&c, sizeof(c), s->buf + s->off) ||
+	    c.len < sizeof(c) || c.len > s->len - s->off)
+		return 1;
+	if ((c.level == SOL_IP && c.type == IP_RETOPTS) ||
+	    (c.level == SOL_IPV6 && (c.type == IPV6_RTHDR || c.type == IPV6_2292RTHDR))) {
+		s->type = c.type;
+		return 1;
+	}
+	s->off += LAB_CMSG_ALIGN(c.len);
+	return 0;
+}
+
+/*
+ * Where a datagram of init_net goes is the address connect rules judge
+ * (msg_name, connect()'s), unless the task sends it elsewhere itself:
+ * refused, as the socket options that would (ip_sockopt_allowed()). A
+ * header the task writes (a raw socket with IP_HDRINCL, which
+ * IPPROTO_RAW implies) names any destination, and msg_name's route takes
+ * it to a gateway that forwards it there; a source route in a control
+ * message (IP_RETOPTS with LSRR or SSRR, an IPv6 routing header) sends it
+ * to its first hop. Sockets of a network namespace of the task's own
+ * pass: their packets reach the machine's network through interfaces
+ * that namespace holds (veth, macvlan), past its routes and tables.
+ */
+GUARD_PROG(socket_sendmsg, struct socket *sock, struct msghdr *msg, int size)
+{
+	struct sock *sk = sock->sk;
+	struct cmsg_scan s = {};
+	__u16 family;
+
+	if (!sk)
+		return 0;
+	family = sk->__sk_common.skc_family;
+	if ((family != AF_INET && family != AF_INET6) || !in_init_net(sk))
+		return 0;
+	if (sock->type == SOCK_RAW &&
+	    BPF_CORE_READ_BITFIELD_PROBED((struct inet_sock *)sk, hdrincl))
+		return guard_deny(LAB_GUARD_socket_sendmsg, 0, NULL);
+	if (!msg->msg_controllen || msg->msg_control_is_user || !msg->msg_control)
+		return 0;
+	s.buf = msg->msg_control;
+	s.len = msg->msg_controllen;
+	/* one cmsg every 16 bytes at most; a cmsg buffer is a kmalloc() (4 MiB) */
+	bpf_loop(s.len / sizeof(struct lab_cmsghdr) < (1 << 23) ?
+		 s.len / sizeof(struct lab_cmsghdr) : (1 << 23), cmsg_scan_step, &s, 0);
+	if (!s.type)
+		return 0;
+	return guard_deny(LAB_GUARD_socket_sendmsg, (__u32)s.type, NULL);
+}
+
 /*
  * init_net's configuration over netlink: every message of a send is
  * read (the kernel parses the same skb), and one that is not a read
@@ -1524,10 +1588,10 @@ GUARD_IPC_KIND(sem, sem_semctl)
  * rest carry traffic that no bind or connect rule judges. Of inet and
  * inet6, raw sockets are refused too, as a raw socket reads every
  * datagram of its protocol the machine receives (IPPROTO_TCP: every TCP
- * segment to any local port); kept: IPPROTO_RAW, which only sends
- * (iptables' sockopts), and ICMP (ping), whose raw sockets read ICMP
- * only. In a network namespace of its own every family sees its own
- * traffic and stays open. The kernel's own sockets (@kern) pass.
+ * segment to any local port); kept: IPPROTO_RAW, made for iptables'
+ * sockopts, which only sends (and not in init_net: socket_sendmsg), and
+ * ICMP (ping), whose raw sockets read ICMP only. In a network namespace
+ * of its own every family sees its own traffic and stays open. The kernel's own sockets (@kern) pass.
  */
 static __always_inline int init_net_family_allowed(int family, int type, int protocol)
 {

@@ -452,13 +452,6 @@ struct addr_list {
 	__u8 deny;
 };
 
-/* A cmsghdr as the kernel lays it out (CMSG_DATA() is 16 bytes on) */
-struct lab_cmsghdr {
-	__u64 len;
-	int level;
-	int type;
-};
-
 /* Steps' answers: an address in l->req to judge, none this step, the list's end */
 #define LIST_JUDGE	1
 #define LIST_SKIP	0
@@ -554,7 +547,7 @@ static __always_inline int next_cmsg(struct addr_list *l)
 	if (!l->buf || l->off + sizeof(c) > l->len || bpf_probe_read_kernel(&c, sizeof(c), at) ||
 	    c.len < sizeof(c) || c.len > l->len - l->off)
 		return LIST_END;
-	l->off += (__u32)((c.len + 7) & ~7ULL);
+	l->off += (__u32)LAB_CMSG_ALIGN(c.len);
 	if (c.level != IPPROTO_SCTP || (c.type != SCTP_DSTADDRV4 && c.type != SCTP_DSTADDRV6))
 		return LIST_SKIP;
 	__builtin_memset(a, 0, sizeof(l->req.addr));

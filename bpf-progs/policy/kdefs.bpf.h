@@ -30,6 +30,9 @@
 #define SO_ATTACH_REUSEPORT_CBPF 51
 #define SO_ATTACH_REUSEPORT_EBPF 52
 #define SOL_IPV6		41
+#define IP_RETOPTS		7	/* cmsg_type: IP options, a source route among them */
+#define IPV6_2292RTHDR		5	/* cmsg_type: a routing header */
+#define IPV6_RTHDR		57
 #define NETLINK_ROUTE		0
 #define NETLINK_USERSOCK	2
 #define NETLINK_SOCK_DIAG	4
@@ -49,6 +52,15 @@
 #define NFNL_SUBSYS_NFTABLES	10
 #define GENL_ID_CTRL		NLMSG_MIN_TYPE
 #define SOCK_DESTROY		21
+
+/* A cmsghdr as the kernel lays it out (CMSG_DATA() is 16 bytes on) */
+struct lab_cmsghdr {
+	__u64 len;
+	int level;
+	int type;
+};
+
+#define LAB_CMSG_ALIGN(len)	(((len) + 7) & ~7ULL)	/* CMSG_ALIGN() */
 
 /* uapi/linux/sctp.h: security_sctp_bind_connect()'s optname, and sendmsg's cmsgs */
 #define SCTP_SET_PEER_PRIMARY_ADDR	5	/* one of the association's local addresses */

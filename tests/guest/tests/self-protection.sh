@@ -479,7 +479,7 @@ check "and the same uevent multicast" in_cg $cg "unshare -n $P nl-send 15 1"
 held "a packet socket (AF_PACKET, ETH_P_ALL) in init_net" "$P packet"
 held "a raw TCP socket in init_net" "$P raw 6"
 check "a raw ICMP socket (ping's) still works inside" in_cg $cg "$P raw 1"
-check "a raw IPPROTO_RAW socket (send only: iptables') still works inside" in_cg $cg "$P raw 255"
+check "a raw IPPROTO_RAW socket (iptables' sockopts; its sends are refused: escapes elsewhere) can still be made inside" in_cg $cg "$P raw 255"
 check "in a network namespace of its own, a packet socket works inside" \
 	in_cg $cg "unshare -n $P packet"
 check "and a raw TCP socket" in_cg $cg "unshare -n $P raw 6"

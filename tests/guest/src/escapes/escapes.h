@@ -201,6 +201,7 @@ int fill_fd(int fd, const char *from);
 /* Probes more than one surface uses. */
 int p_read(const void *path);
 int p_exec(const void *path);
+bool udp_arrived(int fd, const char *tag);	/* net.c */
 
 /* --- the attack surfaces, each a file ------------------------------------ */
 
@@ -212,6 +213,7 @@ void test_exec(void);		/* exec.c */
 void test_exec_opens(void);
 void test_allow_list(void);
 void test_network(void);	/* net.c */
+void test_elsewhere(void);	/* route.c */
 void test_ptrace(void);		/* ptrace.c */
 void test_more(void);		/* create.c */
 void test_anchors(void);	/* anchors.c */

@@ -49,7 +49,7 @@ struct net {
 };
 
 /* Did a datagram carrying @tag reach listener @fd? Drains what is queued. */
-static bool udp_arrived(int fd, const char *tag)
+bool udp_arrived(int fd, const char *tag)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	char buf[256];
