@@ -79,7 +79,7 @@ TEST_PROGS := $(addprefix $(BUILD)/guest/test_progs/,test_progs expected-skips \
 vpath %.bpf.c $(sort $(dir $(BPF_SRCS)))
 
 .PHONY: all help deps deps-lsmctl kernels bpf guest initramfs loader lsmctl install uninstall fuzz fuzz-draft check \
-	host-test check-debug check-load checkpatch bench bench-quick \
+	host-test check-full check-debug check-load checkpatch bench bench-quick \
 	demo vm clean distclean FORCE
 .DELETE_ON_ERROR:
 
@@ -295,6 +295,10 @@ $(INITRAMFS): tests/vm/mkinitramfs.sh tests/guest/init \
 ## check         all tests: host unit tests, then guest tests on each kernel
 check: deps all
 	@tests/run.sh $(VARIANTS)
+
+## check-full    check, and the boots tests/boots-full adds (learn, pathatk on stock)
+check-full: deps all
+	@BOOTS="tests/boots tests/boots-full" tests/run.sh $(VARIANTS)
 
 ## host-test     the host tests alone (tests/host/*.sh), no boot of tests/boots
 host-test: deps bpf guest initramfs loader
