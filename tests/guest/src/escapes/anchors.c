@@ -2,10 +2,16 @@
 /*
  * Escapes: requests the kernel runs for the task elsewhere (io_uring's
  * SQPOLL thread, io-wq, a registered personality), a descriptor that
- * crosses into the subtree (SCM_RIGHTS), and SIGIO's owner, whose
+ * crosses into the subtree (SCM_RIGHTS, seccomp's addfd), and SIGIO's owner, whose
  * signal never asks task_kill.
  */
 #define _GNU_SOURCE
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 
 #include "escapes.h"
 
@@ -61,6 +67,80 @@ static int p_ring_sent(const void *arg)
 	if (uring_map(&r, fd, &p))
 		return BROKEN;
 	return uring_open_read(&r, f.secret, 0);
+}
+
+/*
+ * A ring installed by seccomp's SECCOMP_IOCTL_NOTIF_ADDFD: a child
+ * stops in getppid() on a user-notification filter, and its supervisor
+ * (this task) adds a ring to the child's table. The child installs it
+ * itself (receive_fd(), file_receive in its context): 0 when it did,
+ * ENOSYS where the kernel has no seccomp filters (the lab's kernels).
+ */
+static int p_ring_addfd(const void *arg)
+{
+	struct sock_filter filter[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getppid, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = ARRAY_SIZE(filter), .filter = filter };
+	struct io_uring_params p = { 0 };
+	struct seccomp_notif req = { 0 };
+	struct seccomp_notif_addfd add = { 0 };
+	struct seccomp_notif_resp resp = { 0 };
+	int sv[2], listener, ring, err;
+	pid_t pid;
+
+	(void)arg;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
+		return BROKEN;
+	pid = fork();
+	if (pid < 0)
+		return BROKEN;
+	if (pid == 0) {
+		close(sv[0]);
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+			_exit(1);
+		listener = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+				   SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+		if (listener < 0) {
+			err = errno;
+			send(sv[1], &err, sizeof(err), 0);
+			_exit(1);
+		}
+		err = 0;
+		send(sv[1], &err, sizeof(err), 0);
+		send_fd(sv[1], listener);
+		close(listener);
+		syscall(SYS_getppid);
+		_exit(0);
+	}
+	close(sv[1]);
+	err = BROKEN;
+	if (recv(sv[0], &err, sizeof(err), 0) != sizeof(err) || err) {
+		err = err == EINVAL || err == ENOSYS ? ENOSYS : BROKEN;
+		goto out;
+	}
+	listener = recv_fd(sv[0]);
+	ring = syscall(SYS_io_uring_setup, 4, &p);
+	if (listener < 0 || ring < 0 || ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &req)) {
+		err = BROKEN;
+		goto out;
+	}
+	add.id = req.id;
+	add.srcfd = ring;
+	err = ioctl(listener, SECCOMP_IOCTL_NOTIF_ADDFD, &add) < 0 ? errno : 0;
+	resp.id = req.id;
+	resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+	ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+	close(listener);
+	close(ring);
+out:
+	close(sv[0]);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	return err;
 }
 
 /* The secret through a ring of the task's own whose SQPOLL thread submits. */
@@ -133,6 +213,9 @@ void test_anchors(void)
 		      "io_uring ring sent over SCM_RIGHTS (the kernel refuses it everywhere: no control)",
 		      "6.1 stable's scm_fp_copy() refuses to send a ring (EINVAL); the guard's "
 		      "file_receive refuses one arriving another way", p_ring_sent, NULL);
+	attempt(m, HOLD, true, "io_uring ring added to a task's table by seccomp's "
+		"SECCOMP_IOCTL_NOTIF_ADDFD", "the guard's file_receive, in the receiving task",
+		p_ring_addfd, NULL);
 	attempt(m, HOLD, true, "io_uring IORING_OP_OPENAT under a registered personality",
 		"file_open: the policy is the cgroup's, whatever the credentials",
 		p_uring_personality, f.secret);
