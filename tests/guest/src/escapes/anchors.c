@@ -2,8 +2,8 @@
 /*
  * Escapes: requests the kernel runs for the task elsewhere (io_uring's
  * SQPOLL thread, io-wq, a registered personality), a descriptor that
- * crosses into the subtree (SCM_RIGHTS, seccomp's addfd), and SIGIO's owner, whose
- * signal never asks task_kill.
+ * crosses into the subtree (SCM_RIGHTS, seccomp's addfd), and SIGIO's
+ * owner, whose signal never asks task_kill.
  */
 #define _GNU_SOURCE
 #include <linux/filter.h>
