@@ -1191,6 +1191,19 @@ GUARD_PROG(socket_setsockopt, struct socket *sock, int level, int optname)
 			return 0;
 		return guard_deny(LAB_GUARD_socket_setsockopt, (__u32)optname, NULL);
 	}
+	/*
+	 * TCP's repair mode (CRIU's) sets SK_FORCE_REUSE, which skips the
+	 * bind conflict check at bind and again at listen, and a listening
+	 * socket cannot leave the mode: a listener on 127.0.0.1:P stands
+	 * beside a service outside on 0.0.0.0:P and, the more specific
+	 * address, takes its connections. Refused in init_net; the other
+	 * TCP_REPAIR_* options need the mode first.
+	 */
+	if (level == SOL_TCP) {
+		if (optname != TCP_REPAIR || !in_init_net(sock->sk))
+			return 0;
+		return guard_deny(LAB_GUARD_socket_setsockopt, (__u32)optname, NULL);
+	}
 	if (level != SOL_IP && level != SOL_IPV6)
 		return 0;
 	if (!in_init_net(sock->sk) || ip_sockopt_allowed(level, optname))

@@ -30,6 +30,8 @@
 #define SO_ATTACH_REUSEPORT_CBPF 51
 #define SO_ATTACH_REUSEPORT_EBPF 52
 #define SOL_IPV6		41
+#define SOL_TCP			6
+#define TCP_REPAIR		19	/* SK_FORCE_REUSE: binds past every conflict */
 #define NETLINK_ROUTE		0
 #define NETLINK_USERSOCK	2
 #define NETLINK_SOCK_DIAG	4
