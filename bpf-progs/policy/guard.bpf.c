@@ -1220,8 +1220,9 @@ GUARD_PROG(socket_setsockopt, struct socket *sock, int level, int optname)
  * SOCK_DESTROY), generic netlink (the controller only: its families,
  * IPVS, ethtool, wireguard, MPTCP's path manager, have no common
  * read/write mark). Families that configure no network namespace pass:
- * usersock, SELinux, audit, fib_lookup, connector, uevents; any other
- * family is refused.
+ * usersock, SELinux, audit, fib_lookup; any other family is refused
+ * whatever a message's type, the connector's and uevents included
+ * (nl_proto(), below).
  */
 #define NL_MAX_MSGS	64
 
@@ -1265,12 +1266,13 @@ static __always_inline int link_names_netns(unsigned char *msg, __u32 len)
 	return 0;
 }
 
+/* A message of a protocol nl_proto() says to judge: 1 when it is not a read. */
 static __always_inline int nl_write(__u16 proto, __u16 type)
 {
 	__u8 msg = type & 0xff;
 
 	if (type < NLMSG_MIN_TYPE)
-		return 0;	/* NOOP, ERROR, DONE, OVERRUN */
+		return 0;	/* NOOP, ERROR, DONE, OVERRUN: netlink_rcv_skb() skips them */
 	switch (proto) {
 	case NETLINK_ROUTE:
 		return (type & 3) != 2;
@@ -1292,17 +1294,41 @@ static __always_inline int nl_write(__u16 proto, __u16 type)
 			return msg != 1 && (msg < 4 || msg > 7);
 		}
 		return 1;
-	case NETLINK_GENERIC:
-		return type != GENL_ID_CTRL;
+	}
+	/* NETLINK_GENERIC */
+	return type != GENL_ID_CTRL;
+}
+
+/*
+ * A protocol of init_net: NL_PASS, NL_JUDGE (each message, nl_write()),
+ * NL_REFUSE whatever a message's type. Not every receiver skips the
+ * control types as netlink_rcv_skb() does: the connector reads no type
+ * (its clients send NLMSG_DONE), and each of its callbacks is the
+ * machine's (cn_proc keeps one count of process-event listeners for all
+ * sockets, so PROC_CN_MCAST_IGNORE from a task that never listened
+ * stops the events to every listener outside; w1's commands reach its
+ * buses; dm-log-userspace, uvesafb and Hyper-V's daemons answer the
+ * kernel); iSCSI's commands are 11 to 15 (ISCSI_UEVENT_CREATE_SESSION
+ * .. _BIND_CONN, _DESTROY_SESSION among them).
+ */
+enum { NL_PASS, NL_JUDGE, NL_REFUSE };
+
+static __always_inline int nl_proto(__u16 proto)
+{
+	switch (proto) {
 	case NETLINK_USERSOCK:
 	case NETLINK_SELINUX:
 	case NETLINK_AUDIT:
 	case NETLINK_FIB_LOOKUP:
-	case NETLINK_CONNECTOR:
-	case NETLINK_KOBJECT_UEVENT:
-		return 0;
+		return NL_PASS;
+	case NETLINK_ROUTE:
+	case NETLINK_SOCK_DIAG:
+	case NETLINK_XFRM:
+	case NETLINK_NETFILTER:
+	case NETLINK_GENERIC:
+		return NL_JUDGE;
 	}
-	return 1;
+	return NL_REFUSE;
 }
 
 /*
@@ -1387,6 +1413,14 @@ GUARD_PROG(netlink_send, struct sock *sk, struct sk_buff *skb)
 	 */
 	if (!own && (proto == NETLINK_KOBJECT_UEVENT || BPF_CORE_READ(parms, dst_group)))
 		return guard_deny(LAB_GUARD_netlink_send, 0, NULL);
+	if (!own) {
+		switch (nl_proto(proto)) {
+		case NL_PASS:
+			return 0;
+		case NL_REFUSE:
+			return guard_deny(LAB_GUARD_netlink_send, proto, NULL);
+		}
+	}
 	data = skb->data;
 	len = skb->len;
 	for (i = 0; i < NL_MAX_MSGS; i++) {
