@@ -40,11 +40,23 @@
  *   every vsock service of the machine (CID 1, vsock_loopback) from any
  *   namespace, past every rule, as in init_net, where it is refused.
  *   Neither lab kernel has vsock loaded (lsm: not built; debian: a
- *   module modules.cpio does not carry): skipped there.
+ *   module modules.cpio does not carry), so what the guests show is the
+ *   guard's decision, which comes before the family is looked up: EPERM
+ *   inside, EAFNOSUPPORT in the sibling.
+ * - GTP's generic netlink family, on the list of families usable in a
+ *   network namespace of its own (loader/genl.c), takes GTPA_NET_NS_FD
+ *   (gtp_find_dev(): get_net_ns_by_fd()): a descriptor of init_net kept
+ *   from before unshare() reaches the machine's GTP devices (their PDP
+ *   contexts: NEWPDP, DELPDP), and a GTP device's sockets (IFLA_GTP_FD0,
+ *   _FD1) may be UDP sockets of init_net (no namespace check), whose
+ *   peers are the PDP contexts' addresses, judged by no rule. No lab
+ *   kernel has gtp loaded: skipped there.
  */
 #define _GNU_SOURCE
 #include <linux/cn_proc.h>
 #include <linux/connector.h>
+#include <linux/genetlink.h>
+#include <linux/gtp.h>
 #include <linux/netlink.h>
 #include <linux/vm_sockets.h>
 #include <netinet/in.h>
@@ -53,6 +65,7 @@
 #include <netinet/tcp.h>
 #include <netinet/udp.h>
 #include <poll.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <sys/wait.h>
 
@@ -356,18 +369,168 @@ out:
 
 /* --- AF_VSOCK: a family that knows no network namespace ---------------- */
 
-/* An AF_VSOCK socket, in a new network namespace when @arg: 0 when made, ENOSYS without vsock. */
+/*
+ * An AF_VSOCK socket, in a new network namespace: 0 when made, else the
+ * errno. The guard's socket_create hook runs before the kernel looks the
+ * family up: EAFNOSUPPORT (no vsock loaded) says that nothing refused it.
+ */
 static int p_vsock(const void *arg)
 {
 	int fd;
 
-	if (arg && unshare(CLONE_NEWNET))
+	(void)arg;
+	if (unshare(CLONE_NEWNET))
 		return BROKEN;
 	fd = socket(AF_VSOCK, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
-		return errno == EAFNOSUPPORT ? ENOSYS : errno;
+		return errno;
 	close(fd);
 	return 0;
+}
+
+static void test_vsock(const char *m)
+{
+	const char *what = "AF_VSOCK socket from a network namespace of its own (vsock has "
+			   "none: the hypervisor and the machine's vsock services)";
+	int rc = probe_pid(cg.ctl, p_vsock, NULL, NULL);
+
+	/* the control: the family is reached (made, or not in this kernel) */
+	tap_result(rc == 0 || rc == EAFNOSUPPORT,
+		   "control: %s reaches the family from the sibling cgroup %s (got %s)", what,
+		   cg.ctl, errname(rc));
+	attempt(m, HOLD, false, what,
+		"socket_create: vsock (and mISDN) know no network namespace in 6.1, so a "
+		"namespace of its own changes nothing for them: refused as in init_net",
+		p_vsock, NULL);
+}
+
+/* --- GTP: a family on the own namespace's list that names another ------ */
+
+#define GTP_FAMILY	"gtp"	/* drivers/net/gtp.c's family name */
+
+/* A generic netlink request on @fd: family @type, @cmd, u32 attributes @attrs[0..n). */
+static int genl_u32s(int fd, __u16 type, __u8 cmd, const __u32 (*attrs)[2], int n)
+{
+	struct {
+		struct nlmsghdr h;
+		struct genlmsghdr g;
+		char attrs[64];
+	} __attribute__((aligned(4))) r;
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	char *p = r.attrs;
+	int i;
+
+	memset(&r, 0, sizeof(r));
+	r.h.nlmsg_type = type;
+	r.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	r.g.cmd = cmd;
+	r.g.version = 1;
+	for (i = 0; i < n; i++, p += NLA_HDRLEN + 4) {
+		struct nlattr *a = (struct nlattr *)p;
+
+		a->nla_type = (__u16)attrs[i][0];
+		a->nla_len = NLA_HDRLEN + 4;
+		memcpy(p + NLA_HDRLEN, &attrs[i][1], 4);
+	}
+	r.h.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN) + (__u32)(p - r.attrs);
+	return sendto(fd, &r, r.h.nlmsg_len, 0, (struct sockaddr *)&sa, sizeof(sa)) < 0 ? errno : 0;
+}
+
+/* The error of the ack (or reply) on @fd: 0 for a reply, -1 when none came. */
+static int genl_answer(int fd)
+{
+	char buf[4096] __attribute__((aligned(4)));
+	struct nlmsghdr *h = (struct nlmsghdr *)buf;
+	ssize_t n = recv(fd, buf, sizeof(buf), 0);
+
+	if (n < (ssize_t)NLMSG_HDRLEN)
+		return -1;
+	if (h->nlmsg_type != NLMSG_ERROR)
+		return 0;
+	if (n < (ssize_t)NLMSG_LENGTH(sizeof(struct nlmsgerr)))
+		return -1;
+	return -((struct nlmsgerr *)NLMSG_DATA(h))->error;
+}
+
+/* CTRL_CMD_GETFAMILY for @name on @fd: its id, or 0. */
+static __u16 genl_family_id(int fd, const char *name)
+{
+	struct {
+		struct nlmsghdr h;
+		struct genlmsghdr g;
+		char attrs[32];
+	} __attribute__((aligned(4))) r;
+	char buf[4096] __attribute__((aligned(4)));
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	struct nlmsghdr *h = (struct nlmsghdr *)buf;
+	struct nlattr *a = (struct nlattr *)r.attrs;
+	char *q, *end;
+	ssize_t n;
+	__u16 id;
+
+	memset(&r, 0, sizeof(r));
+	r.h.nlmsg_type = GENL_ID_CTRL;
+	r.h.nlmsg_flags = NLM_F_REQUEST;
+	r.g.cmd = CTRL_CMD_GETFAMILY;
+	r.g.version = 1;
+	a->nla_type = CTRL_ATTR_FAMILY_NAME;
+	a->nla_len = NLA_HDRLEN + strlen(name) + 1;
+	memcpy((char *)a + NLA_HDRLEN, name, strlen(name) + 1);
+	r.h.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN) + NLA_ALIGN(a->nla_len);
+	if (sendto(fd, &r, r.h.nlmsg_len, 0, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		return 0;
+	n = recv(fd, buf, sizeof(buf), 0);
+	if (n < (ssize_t)NLMSG_LENGTH(GENL_HDRLEN) || h->nlmsg_type != GENL_ID_CTRL ||
+	    (ssize_t)h->nlmsg_len > n)
+		return 0;
+	q = (char *)NLMSG_DATA(h) + GENL_HDRLEN;
+	end = buf + h->nlmsg_len;
+	while (q + NLA_HDRLEN <= end) {
+		a = (struct nlattr *)q;
+		if (a->nla_len < NLA_HDRLEN)
+			break;
+		if ((a->nla_type & NLA_TYPE_MASK) == CTRL_ATTR_FAMILY_ID) {
+			memcpy(&id, q + NLA_HDRLEN, sizeof(id));
+			return id;
+		}
+		q += NLA_ALIGN(a->nla_len);
+	}
+	return 0;
+}
+
+/*
+ * A descriptor of init_net kept, unshare(CLONE_NEWNET), then GTP's
+ * GTP_CMD_GETPDP naming init_net by GTPA_NET_NS_FD (and lo, no GTP
+ * device: ENODEV once the family looked there): 0 when the family
+ * answered, EPERM when the send was refused, ENOSYS without gtp.
+ */
+static int p_gtp_netns_fd(const void *arg)
+{
+	__u32 attrs[3][2] = {
+		{ GTPA_LINK, 1 }, { GTPA_VERSION, 1 }, { GTPA_NET_NS_FD, 0 },
+	};
+	int ns, fd, err;
+	__u16 family;
+
+	(void)arg;
+	ns = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (ns < 0 || unshare(CLONE_NEWNET))
+		return BROKEN;
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	if (fd < 0)
+		return BROKEN;
+	family = genl_family_id(fd, GTP_FAMILY);
+	if (!family) {
+		close(fd);
+		return ENOSYS;
+	}
+	attrs[2][1] = (__u32)ns;
+	err = genl_u32s(fd, family, GTP_CMD_GETPDP, (const __u32 (*)[2])attrs, 3);
+	if (!err)
+		err = genl_answer(fd) == EPERM ? EPERM : 0;
+	close(fd);
+	close(ns);
+	return err;
 }
 
 void test_review7(void)
@@ -378,9 +541,11 @@ void test_review7(void)
 	test_repair_hijack(m);
 	test_cn_proc(m);
 	test_icmp_error(m);
+	test_vsock(m);
 	attempt(m, HOLD, true,
-		"AF_VSOCK socket from a network namespace of its own (vsock has none: the "
-		"hypervisor and the machine's vsock services)",
-		"socket_create: vsock is refused in init_net, and a namespace of its own changes "
-		"nothing for it", p_vsock, "own");
+		"GTP's GTP_CMD_GETPDP from a network namespace of its own, naming init_net by "
+		"GTPA_NET_NS_FD (a descriptor kept from before unshare)",
+		"netlink_send: a namespace of its own may use only the generic netlink families "
+		"whose state is its own (loader/genl.c); GTP's takes another namespace's "
+		"devices by descriptor", p_gtp_netns_fd, NULL);
 }
