@@ -1596,7 +1596,19 @@ GUARD_PROG(socket_create, int family, int type, int protocol, int kern)
 {
 	struct task_struct *task;
 
-	if (kern || init_net_family_allowed(family, type, protocol))
+	if (kern)
+		return 0;
+	/*
+	 * Families that know no network namespace in 6.1: vsock's sockets
+	 * reach the hypervisor (CID 2) and every vsock service of the
+	 * machine (CID 1) from any namespace, mISDN's the machine's ISDN
+	 * cards; a namespace of the subtree's own changes nothing for them.
+	 * (ATM, NFC, qrtr, IEEE 802.15.4, Bluetooth and RDS but over TCP
+	 * refuse a namespace other than init_net themselves.)
+	 */
+	if (family == AF_VSOCK || family == AF_ISDN)
+		return guard_deny(LAB_GUARD_socket_create, (__u32)family, NULL);
+	if (init_net_family_allowed(family, type, protocol))
 		return 0;
 	task = bpf_get_current_task_btf();
 	if (BPF_CORE_READ(task, nsproxy, net_ns, net_cookie) != INIT_NET_COOKIE)

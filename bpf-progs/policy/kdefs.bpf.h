@@ -18,7 +18,9 @@
 #define AF_INET6		10
 #define AF_NETLINK		16
 #define AF_PACKET		17
+#define AF_ISDN			34	/* mISDN: no network namespace */
 #define AF_ALG			38
+#define AF_VSOCK		40	/* no network namespace in 6.1 */
 #define SOL_PACKET		263
 #define PACKET_FANOUT		18	/* join a capture's fanout group */
 #define PACKET_FANOUT_DATA	22	/* replace the group's steering program */
