@@ -26,6 +26,15 @@
  *   by type alone would not hold either: nl_write() passes every type
  *   below NLMSG_MIN_TYPE for every protocol. debian only (lsm has no
  *   connector).
+ * - rtnetlink in init_net passes a message whose type is a GET (type %
+ *   4 == 2), but dcbnl serves RTM_GETDCB and RTM_SETDCB with one doit,
+ *   dcb_doit(), which runs the command the payload names (struct dcbmsg's
+ *   cmd): RTM_GETDCB carrying DCB_CMD_SSTATE, _PFC_SCFG, _IEEE_SET,
+ *   _SAPP, ... sets a NIC's Data Center Bridging state (priority flow
+ *   control, ETS bandwidth, application priorities). The guests have no
+ *   NIC with dcbnl_ops, so the attempt names a device that does not
+ *   exist: ENODEV, after the set command's CAP_NET_ADMIN check, is the
+ *   kernel's answer once nothing refused it. debian only (lsm has no DCB).
  * - A raw ICMP socket of init_net (kept for ping) sends any ICMP, errors
  *   included, to the machine itself: a port unreachable quoting a UDP
  *   datagram of a socket outside (127.0.0.1:P to 127.0.0.1:Q) is taken
@@ -55,9 +64,11 @@
 #define _GNU_SOURCE
 #include <linux/cn_proc.h>
 #include <linux/connector.h>
+#include <linux/dcbnl.h>
 #include <linux/genetlink.h>
 #include <linux/gtp.h>
 #include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 #include <linux/vm_sockets.h>
 #include <netinet/in.h>
 #include <netinet/ip.h>
@@ -266,6 +277,57 @@ static void test_cn_proc(const char *m)
 	cn_send(cn_out, PROC_CN_MCAST_IGNORE);
 	close(cn_out);
 	cn_out = -1;
+}
+
+/* --- RTM_GETDCB: a GET that sets --------------------------------------- */
+
+/*
+ * In init_net, RTM_GETDCB with DCB_CMD_SSTATE (set DCB's state) for a
+ * device that does not exist: 0 when dcb_doit() looked the device up
+ * (ENODEV: the set command got past its capability check), EPERM when
+ * the send was refused, ENOSYS without DCB (EOPNOTSUPP from rtnetlink).
+ */
+static int p_getdcb_set(const void *arg)
+{
+	struct {
+		struct nlmsghdr h;
+		struct dcbmsg d;
+		char attrs[32];
+	} __attribute__((aligned(4))) r;
+	static const char ifname[] = "lab-nodcb0";
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	struct nlattr *a = (struct nlattr *)r.attrs;
+	char buf[1024] __attribute__((aligned(4)));
+	struct nlmsghdr *h = (struct nlmsghdr *)buf;
+	int fd, err;
+	ssize_t n;
+
+	(void)arg;
+	memset(&r, 0, sizeof(r));
+	r.h.nlmsg_type = RTM_GETDCB;
+	r.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	r.d.dcb_family = AF_UNSPEC;
+	r.d.cmd = DCB_CMD_SSTATE;
+	a->nla_type = DCB_ATTR_IFNAME;
+	a->nla_len = NLA_HDRLEN + sizeof(ifname);
+	memcpy((char *)a + NLA_HDRLEN, ifname, sizeof(ifname));
+	r.h.nlmsg_len = NLMSG_LENGTH(sizeof(r.d)) + NLA_ALIGN(a->nla_len);
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (fd < 0)
+		return BROKEN;
+	if (sendto(fd, &r, r.h.nlmsg_len, 0, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		err = errno;
+		close(fd);
+		return err;
+	}
+	n = recv(fd, buf, sizeof(buf), 0);
+	close(fd);
+	if (n < (ssize_t)NLMSG_LENGTH(sizeof(struct nlmsgerr)) || h->nlmsg_type != NLMSG_ERROR)
+		return BROKEN;
+	err = -((struct nlmsgerr *)NLMSG_DATA(h))->error;
+	if (err == ENODEV)
+		return 0;
+	return err == EOPNOTSUPP ? ENOSYS : err;
 }
 
 /* --- raw ICMP: an error for a socket outside -------------------------- */
@@ -540,6 +602,12 @@ void test_review7(void)
 	tap_note("--- the twelfth session's allow-lists (review 7)");
 	test_repair_hijack(m);
 	test_cn_proc(m);
+	attempt(m, HOLD, true,
+		"RTM_GETDCB carrying DCB_CMD_SSTATE (a set) in init_net: a GET by its type, "
+		"a change of a NIC's DCB state by its payload",
+		"netlink_send: dcb_doit() serves RTM_GETDCB and RTM_SETDCB alike and runs "
+		"the command in struct dcbmsg, so a GET by type is not a read",
+		p_getdcb_set, NULL);
 	test_icmp_error(m);
 	test_vsock(m);
 	attempt(m, HOLD, true,
