@@ -60,6 +60,14 @@
  *   _FD1) may be UDP sockets of init_net (no namespace check), whose
  *   peers are the PDP contexts' addresses, judged by no rule. No lab
  *   kernel has gtp loaded: skipped there.
+ * - nfnetlink_cthelper in a network namespace of its own: netlink_send
+ *   refuses only the OSF subsystem of netfilter there, but 6.1 keeps
+ *   userspace conntrack helpers in one list for the machine
+ *   (nfnl_cthelper_list, registered in the global helper table):
+ *   NFNL_MSG_CTHELPER_NEW adds a helper that init_net's rules find by
+ *   name, _DEL removes those conntrackd registered outside (all of them
+ *   when no name is given). No lab kernel has nfnetlink_cthelper
+ *   loaded: skipped there.
  */
 #define _GNU_SOURCE
 #include <linux/cn_proc.h>
@@ -68,6 +76,8 @@
 #include <linux/genetlink.h>
 #include <linux/gtp.h>
 #include <linux/netlink.h>
+#include <linux/netfilter/nfnetlink.h>
+#include <linux/netfilter/nfnetlink_cthelper.h>
 #include <linux/rtnetlink.h>
 #include <linux/vm_sockets.h>
 #include <netinet/in.h>
@@ -595,6 +605,50 @@ static int p_gtp_netns_fd(const void *arg)
 	return err;
 }
 
+/* --- nfnetlink_cthelper: one list of helpers for every namespace ----------- */
+
+/*
+ * In a network namespace of its own, NFNL_MSG_CTHELPER_DEL of a helper
+ * that does not exist: 0 when the subsystem looked for it (ENOENT),
+ * EPERM when the send was refused, ENOSYS without the subsystem
+ * (nfnetlink's EINVAL, its module not loaded).
+ */
+static int p_own_cthelper_del(const void *arg)
+{
+	struct {
+		struct nlmsghdr h;
+		struct nfgenmsg g;
+		char attrs[32];
+	} __attribute__((aligned(4))) r;
+	static const char name[] = "lab-nohelper";
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	struct nlattr *a = (struct nlattr *)r.attrs;
+	int fd, err;
+
+	(void)arg;
+	if (unshare(CLONE_NEWNET))
+		return BROKEN;
+	memset(&r, 0, sizeof(r));
+	r.h.nlmsg_type = (NFNL_SUBSYS_CTHELPER << 8) | NFNL_MSG_CTHELPER_DEL;
+	r.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	r.g.nfgen_family = AF_UNSPEC;
+	r.g.version = NFNETLINK_V0;
+	a->nla_type = NFCTH_NAME;
+	a->nla_len = NLA_HDRLEN + sizeof(name);
+	memcpy((char *)a + NLA_HDRLEN, name, sizeof(name));
+	r.h.nlmsg_len = NLMSG_LENGTH(sizeof(r.g)) + NLA_ALIGN(a->nla_len);
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_NETFILTER);
+	if (fd < 0)
+		return errno == EPROTONOSUPPORT ? ENOSYS : BROKEN;
+	err = sendto(fd, &r, r.h.nlmsg_len, 0, (struct sockaddr *)&sa, sizeof(sa)) < 0 ? errno : 0;
+	if (!err)
+		err = genl_answer(fd);
+	close(fd);
+	if (err == ENOENT)
+		return 0;
+	return err == EINVAL ? ENOSYS : err < 0 ? BROKEN : err;
+}
+
 void test_review7(void)
 {
 	const char *m = cg.main;
@@ -616,4 +670,10 @@ void test_review7(void)
 		"netlink_send: a namespace of its own may use only the generic netlink families "
 		"whose state is its own (loader/genl.c); GTP's takes another namespace's "
 		"devices by descriptor", p_gtp_netns_fd, NULL);
+	attempt(m, HOLD, true,
+		"nfnetlink_cthelper's NFNL_MSG_CTHELPER_DEL from a network namespace of its "
+		"own (one list of userspace helpers for the machine)",
+		"netlink_send: netfilter's subsystems whose state is not the namespace's are "
+		"refused there (OSF's fingerprints, cthelper's helpers)",
+		p_own_cthelper_del, NULL);
 }
