@@ -1215,7 +1215,8 @@ GUARD_PROG(socket_setsockopt, struct socket *sock, int level, int optname)
  * init_net's configuration over netlink: every message of a send is
  * read (the kernel parses the same skb), and one that is not a read
  * refuses the send. Route (links, addresses, routes, rules, neighbours,
- * tc: type % 4 == 2 is a GET), netfilter (nftables' and conntrack's
+ * tc: type % 4 == 2 is a GET, but RTM_GETDCB: dcbnl serves GET and SET
+ * with one doit, which runs the command its payload names), netfilter (nftables' and conntrack's
  * GETs, batch begin and end), xfrm (its GETs), sock_diag (all but
  * SOCK_DESTROY), generic netlink (the controller only: its families,
  * IPVS, ethtool, wireguard, MPTCP's path manager, have no common
@@ -1275,7 +1276,8 @@ static __always_inline int nl_write(__u16 proto, __u16 type)
 		return 0;	/* NOOP, ERROR, DONE, OVERRUN: netlink_rcv_skb() skips them */
 	switch (proto) {
 	case NETLINK_ROUTE:
-		return (type & 3) != 2;
+		/* RTM_GETDCB (78): dcb_doit() runs the set its dcbmsg's cmd names */
+		return (type & 3) != 2 || type == 78;
 	case NETLINK_SOCK_DIAG:
 		return type == SOCK_DESTROY;
 	case NETLINK_XFRM:
