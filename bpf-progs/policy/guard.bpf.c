@@ -1342,14 +1342,17 @@ static __always_inline int nl_proto(__u16 proto)
  * the machine (its I/O counters, which ptrace's check keeps from
  * /proc/PID/io), devlink and nl80211 move their devices into another
  * namespace, and a family registered after lsmctl looked is refused
- * until it looks again.
+ * until it looks again. Of netfilter, the subsystems whose state is
+ * the machine's: OSF's fingerprints and cthelper's userspace helpers
+ * (one list for every namespace: NFNL_MSG_CTHELPER_DEL removes those
+ * conntrackd registered outside).
  */
 static __always_inline int own_denies(__u16 proto, __u16 type)
 {
 	if (proto == NETLINK_ROUTE)
 		return type == RTM_NEWNSID;
 	if (proto == NETLINK_NETFILTER)
-		return (type >> 8) == NFNL_SUBSYS_OSF;
+		return (type >> 8) == NFNL_SUBSYS_OSF || (type >> 8) == NFNL_SUBSYS_CTHELPER;
 	if (type < NLMSG_MIN_TYPE || type == GENL_ID_CTRL)
 		return 0;
 	return !bpf_map_lookup_elem(&genl_inside, &type);

@@ -50,6 +50,7 @@
 #define NFNL_MSG_BATCH_END	(NLMSG_MIN_TYPE + 1)
 #define NFNL_SUBSYS_CTNETLINK	1
 #define NFNL_SUBSYS_OSF		5	/* one OS-fingerprint list for every namespace */
+#define NFNL_SUBSYS_CTHELPER	9	/* one list of userspace helpers for every namespace */
 #define NFNL_SUBSYS_NFTABLES	10
 #define GENL_ID_CTRL		NLMSG_MIN_TYPE
 #define SOCK_DESTROY		21
