@@ -68,6 +68,14 @@
  *   name, _DEL removes those conntrackd registered outside (all of them
  *   when no name is given). No lab kernel has nfnetlink_cthelper
  *   loaded: skipped there.
+ * - POSIX message queues of the machine's IPC namespace: the guard scopes
+ *   SysV IPC (an object a task of the subtree made, or none), but a
+ *   POSIX queue is a file of the IPC namespace's mqueue mount, opened
+ *   by mq_open() past every files rule (that mount is in no mount
+ *   namespace's tree), and root owns what root made: a service's 0600
+ *   queue made outside is opened, read (its messages taken from it),
+ *   written and unlinked from inside. debian only (lsm has no
+ *   CONFIG_POSIX_MQUEUE).
  */
 #define _GNU_SOURCE
 #include <linux/cn_proc.h>
@@ -85,6 +93,7 @@
 #include <netinet/ip_icmp.h>
 #include <netinet/tcp.h>
 #include <netinet/udp.h>
+#include <mqueue.h>
 #include <poll.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -649,6 +658,65 @@ static int p_own_cthelper_del(const void *arg)
 	return err == EINVAL ? ENOSYS : err < 0 ? BROKEN : err;
 }
 
+/* --- POSIX message queues of the machine's IPC namespace ----------------- */
+
+#define MQ_NAME		"/lab-r7-outside"
+#define MQ_MSG		"OUTSIDE"
+
+static mqd_t mq_out = (mqd_t)-1;	/* the service's queue, the runner's */
+
+/* A message of the service's, waiting in its queue (sent outside). */
+static void mq_refill(void)
+{
+	mq_send(mq_out, MQ_MSG, sizeof(MQ_MSG), 0);
+}
+
+/* mq_open() the service's queue and take its message: 0 when it was read. */
+static int p_mq_take(const void *arg)
+{
+	char buf[8192];
+	mqd_t q;
+	ssize_t n;
+
+	(void)arg;
+	q = mq_open(MQ_NAME, O_RDONLY | O_NONBLOCK);
+	if (q == (mqd_t)-1)
+		return errno == ENOSYS ? ENOSYS : errno;
+	n = mq_receive(q, buf, sizeof(buf), NULL);
+	mq_close(q);
+	if (n != (ssize_t)sizeof(MQ_MSG) || memcmp(buf, MQ_MSG, sizeof(MQ_MSG)))
+		return BROKEN;
+	return 0;
+}
+
+static void test_mqueue(const char *m)
+{
+	const char *what = "mq_open() a POSIX message queue a service made outside (0600) and "
+			   "take its message";
+	struct mq_attr attr = { .mq_maxmsg = 4, .mq_msgsize = 64 };
+	int rc;
+
+	mq_unlink(MQ_NAME);
+	mq_out = mq_open(MQ_NAME, O_RDWR | O_CREAT | O_EXCL | O_NONBLOCK, 0600, &attr);
+	if (mq_out == (mqd_t)-1) {
+		skip(what, errno == ENOSYS ? "no POSIX message queues in this kernel" :
+						"no queue of the service's");
+		return;
+	}
+	mq_refill();
+	rc = control(cg.ctl, what, p_mq_take, NULL);
+	if (rc == 0)
+		mq_refill();
+	attempt(m, HOLD, false, what,
+		"the guard scopes SysV IPC to objects the subtree made; a POSIX queue of the "
+		"machine's IPC namespace is the same kind of object (a service's, root's), "
+		"and mq_open() is no path a files rule names",
+		p_mq_take, NULL);
+	mq_close(mq_out);
+	mq_out = (mqd_t)-1;
+	mq_unlink(MQ_NAME);
+}
+
 void test_review7(void)
 {
 	const char *m = cg.main;
@@ -663,6 +731,7 @@ void test_review7(void)
 		"the command in struct dcbmsg, so a GET by type is not a read",
 		p_getdcb_set, NULL);
 	test_icmp_error(m);
+	test_mqueue(m);
 	test_vsock(m);
 	attempt(m, HOLD, true,
 		"GTP's GTP_CMD_GETPDP from a network namespace of its own, naming init_net by "
