@@ -6,7 +6,10 @@
  * families as they register, so the guard's genl_inside map gets their
  * ids, found by name through the controller (CTRL_CMD_GETFAMILY) each
  * time lsmctl syncs the guard. A family not listed here, or registered
- * since, is refused there (the guard's own_denies()).
+ * since, is refused there (the guard's own_denies()). Not listed: gtp,
+ * whose commands take GTPA_NET_NS_FD (another namespace's devices, init_net's
+ * by a descriptor kept from before unshare()), and whose devices may send
+ * through a UDP socket of init_net to their PDP contexts' peers.
  */
 #include <bpf/bpf.h>
 #include <errno.h>
@@ -31,7 +34,6 @@ static const char *const genl_inside_names[] = {
 	"IOAM6",
 	"macsec",
 	"team",
-	"gtp",
 	"ovs_datapath",
 	"ovs_vport",
 	"ovs_flow",

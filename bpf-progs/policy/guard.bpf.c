@@ -1191,6 +1191,19 @@ GUARD_PROG(socket_setsockopt, struct socket *sock, int level, int optname)
 			return 0;
 		return guard_deny(LAB_GUARD_socket_setsockopt, (__u32)optname, NULL);
 	}
+	/*
+	 * TCP's repair mode (CRIU's) sets SK_FORCE_REUSE, which skips the
+	 * bind conflict check at bind and again at listen, and a listening
+	 * socket cannot leave the mode: a listener on 127.0.0.1:P stands
+	 * beside a service outside on 0.0.0.0:P and, the more specific
+	 * address, takes its connections. Refused in init_net; the other
+	 * TCP_REPAIR_* options need the mode first.
+	 */
+	if (level == SOL_TCP) {
+		if (optname != TCP_REPAIR || !in_init_net(sock->sk))
+			return 0;
+		return guard_deny(LAB_GUARD_socket_setsockopt, (__u32)optname, NULL);
+	}
 	if (level != SOL_IP && level != SOL_IPV6)
 		return 0;
 	if (!in_init_net(sock->sk) || ip_sockopt_allowed(level, optname))
@@ -1266,13 +1279,15 @@ GUARD_PROG(socket_sendmsg, struct socket *sock, struct msghdr *msg, int size)
  * init_net's configuration over netlink: every message of a send is
  * read (the kernel parses the same skb), and one that is not a read
  * refuses the send. Route (links, addresses, routes, rules, neighbours,
- * tc: type % 4 == 2 is a GET), netfilter (nftables' and conntrack's
+ * tc: type % 4 == 2 is a GET, but RTM_GETDCB: dcbnl serves GET and SET
+ * with one doit, which runs the command its payload names), netfilter (nftables' and conntrack's
  * GETs, batch begin and end), xfrm (its GETs), sock_diag (all but
  * SOCK_DESTROY), generic netlink (the controller only: its families,
  * IPVS, ethtool, wireguard, MPTCP's path manager, have no common
  * read/write mark). Families that configure no network namespace pass:
- * usersock, SELinux, audit, fib_lookup, connector, uevents; any other
- * family is refused.
+ * usersock, SELinux, audit, fib_lookup; any other family is refused
+ * whatever a message's type, the connector's and uevents included
+ * (nl_proto(), below).
  */
 #define NL_MAX_MSGS	64
 
@@ -1316,15 +1331,17 @@ static __always_inline int link_names_netns(unsigned char *msg, __u32 len)
 	return 0;
 }
 
+/* A message of a protocol nl_proto() says to judge: 1 when it is not a read. */
 static __always_inline int nl_write(__u16 proto, __u16 type)
 {
 	__u8 msg = type & 0xff;
 
 	if (type < NLMSG_MIN_TYPE)
-		return 0;	/* NOOP, ERROR, DONE, OVERRUN */
+		return 0;	/* NOOP, ERROR, DONE, OVERRUN: netlink_rcv_skb() skips them */
 	switch (proto) {
 	case NETLINK_ROUTE:
-		return (type & 3) != 2;
+		/* RTM_GETDCB (78): dcb_doit() runs the set its dcbmsg's cmd names */
+		return (type & 3) != 2 || type == 78;
 	case NETLINK_SOCK_DIAG:
 		return type == SOCK_DESTROY;
 	case NETLINK_XFRM:
@@ -1343,17 +1360,41 @@ static __always_inline int nl_write(__u16 proto, __u16 type)
 			return msg != 1 && (msg < 4 || msg > 7);
 		}
 		return 1;
-	case NETLINK_GENERIC:
-		return type != GENL_ID_CTRL;
+	}
+	/* NETLINK_GENERIC */
+	return type != GENL_ID_CTRL;
+}
+
+/*
+ * A protocol of init_net: NL_PASS, NL_JUDGE (each message, nl_write()),
+ * NL_REFUSE whatever a message's type. Not every receiver skips the
+ * control types as netlink_rcv_skb() does: the connector reads no type
+ * (its clients send NLMSG_DONE), and each of its callbacks is the
+ * machine's (cn_proc keeps one count of process-event listeners for all
+ * sockets, so PROC_CN_MCAST_IGNORE from a task that never listened
+ * stops the events to every listener outside; w1's commands reach its
+ * buses; dm-log-userspace, uvesafb and Hyper-V's daemons answer the
+ * kernel); iSCSI's commands are 11 to 15 (ISCSI_UEVENT_CREATE_SESSION
+ * .. _BIND_CONN, _DESTROY_SESSION among them).
+ */
+enum { NL_PASS, NL_JUDGE, NL_REFUSE };
+
+static __always_inline int nl_proto(__u16 proto)
+{
+	switch (proto) {
 	case NETLINK_USERSOCK:
 	case NETLINK_SELINUX:
 	case NETLINK_AUDIT:
 	case NETLINK_FIB_LOOKUP:
-	case NETLINK_CONNECTOR:
-	case NETLINK_KOBJECT_UEVENT:
-		return 0;
+		return NL_PASS;
+	case NETLINK_ROUTE:
+	case NETLINK_SOCK_DIAG:
+	case NETLINK_XFRM:
+	case NETLINK_NETFILTER:
+	case NETLINK_GENERIC:
+		return NL_JUDGE;
 	}
-	return 1;
+	return NL_REFUSE;
 }
 
 /*
@@ -1365,14 +1406,17 @@ static __always_inline int nl_write(__u16 proto, __u16 type)
  * the machine (its I/O counters, which ptrace's check keeps from
  * /proc/PID/io), devlink and nl80211 move their devices into another
  * namespace, and a family registered after lsmctl looked is refused
- * until it looks again.
+ * until it looks again. Of netfilter, the subsystems whose state is
+ * the machine's: OSF's fingerprints and cthelper's userspace helpers
+ * (one list for every namespace: NFNL_MSG_CTHELPER_DEL removes those
+ * conntrackd registered outside).
  */
 static __always_inline int own_denies(__u16 proto, __u16 type)
 {
 	if (proto == NETLINK_ROUTE)
 		return type == RTM_NEWNSID;
 	if (proto == NETLINK_NETFILTER)
-		return (type >> 8) == NFNL_SUBSYS_OSF;
+		return (type >> 8) == NFNL_SUBSYS_OSF || (type >> 8) == NFNL_SUBSYS_CTHELPER;
 	if (type < NLMSG_MIN_TYPE || type == GENL_ID_CTRL)
 		return 0;
 	return !bpf_map_lookup_elem(&genl_inside, &type);
@@ -1438,6 +1482,14 @@ GUARD_PROG(netlink_send, struct sock *sk, struct sk_buff *skb)
 	 */
 	if (!own && (proto == NETLINK_KOBJECT_UEVENT || BPF_CORE_READ(parms, dst_group)))
 		return guard_deny(LAB_GUARD_netlink_send, 0, NULL);
+	if (!own) {
+		switch (nl_proto(proto)) {
+		case NL_PASS:
+			return 0;
+		case NL_REFUSE:
+			return guard_deny(LAB_GUARD_netlink_send, proto, NULL);
+		}
+	}
 	data = skb->data;
 	len = skb->len;
 	for (i = 0; i < NL_MAX_MSGS; i++) {
@@ -1613,7 +1665,19 @@ GUARD_PROG(socket_create, int family, int type, int protocol, int kern)
 {
 	struct task_struct *task;
 
-	if (kern || init_net_family_allowed(family, type, protocol))
+	if (kern)
+		return 0;
+	/*
+	 * Families that know no network namespace in 6.1: vsock's sockets
+	 * reach the hypervisor (CID 2) and every vsock service of the
+	 * machine (CID 1) from any namespace, mISDN's the machine's ISDN
+	 * cards; a namespace of the subtree's own changes nothing for them.
+	 * (ATM, NFC, qrtr, IEEE 802.15.4, Bluetooth and RDS but over TCP
+	 * refuse a namespace other than init_net themselves.)
+	 */
+	if (family == AF_VSOCK || family == AF_ISDN)
+		return guard_deny(LAB_GUARD_socket_create, (__u32)family, NULL);
+	if (init_net_family_allowed(family, type, protocol))
 		return 0;
 	task = bpf_get_current_task_btf();
 	if (BPF_CORE_READ(task, nsproxy, net_ns, net_cookie) != INIT_NET_COOKIE)

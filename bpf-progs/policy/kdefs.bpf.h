@@ -18,7 +18,9 @@
 #define AF_INET6		10
 #define AF_NETLINK		16
 #define AF_PACKET		17
+#define AF_ISDN			34	/* mISDN: no network namespace */
 #define AF_ALG			38
+#define AF_VSOCK		40	/* no network namespace in 6.1 */
 #define SOL_PACKET		263
 #define PACKET_FANOUT		18	/* join a capture's fanout group */
 #define PACKET_FANOUT_DATA	22	/* replace the group's steering program */
@@ -33,6 +35,8 @@
 #define IP_RETOPTS		7	/* cmsg_type: IP options, a source route among them */
 #define IPV6_2292RTHDR		5	/* cmsg_type: a routing header */
 #define IPV6_RTHDR		57
+#define SOL_TCP			6
+#define TCP_REPAIR		19	/* SK_FORCE_REUSE: binds past every conflict */
 #define NETLINK_ROUTE		0
 #define NETLINK_USERSOCK	2
 #define NETLINK_SOCK_DIAG	4
@@ -49,6 +53,7 @@
 #define NFNL_MSG_BATCH_END	(NLMSG_MIN_TYPE + 1)
 #define NFNL_SUBSYS_CTNETLINK	1
 #define NFNL_SUBSYS_OSF		5	/* one OS-fingerprint list for every namespace */
+#define NFNL_SUBSYS_CTHELPER	9	/* one list of userspace helpers for every namespace */
 #define NFNL_SUBSYS_NFTABLES	10
 #define GENL_ID_CTRL		NLMSG_MIN_TYPE
 #define SOCK_DESTROY		21

@@ -18,7 +18,8 @@
  * elsewhere, descriptors passed in, SIGIO's owner), review4.c (the
  * machine's kernel interfaces a capability reaches), review5.c (what the
  * scope allow-lists let through), review6.c (the scope checks of issue
- * #24's eleventh session); harness.c runs and
+ * #24's eleventh session), review7.c (the twelfth session's allow-lists:
+ * TCP_REPAIR, the connector, raw ICMP's errors, vsock); harness.c runs and
  * records the attempts, fixture.c sets up and tears down.
  *
  * Each attempt is one TAP line that says what was tried and how it
@@ -220,6 +221,7 @@ void test_anchors(void);	/* anchors.c */
 void test_review4(void);	/* review4.c */
 void test_review5(void);	/* review5.c */
 void test_review6(void);	/* review6.c */
+void test_review7(void);	/* review7.c */
 void climb_cleanup(void);
 
 #endif /* LAB_ESCAPES_H */

@@ -430,6 +430,7 @@ static const struct {
 	{ "review4", test_review4 },
 	{ "review5", test_review5 },
 	{ "review6", test_review6 },
+	{ "review7", test_review7 },
 	{ "more", test_more },
 };
 
