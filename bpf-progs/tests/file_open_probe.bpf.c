@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Programs on the file_open hook, for the tests of BPF LSM's switchable
+ * Programs on the file_open hook, for the tests of BPF LSM's runtime
  * slot: one that denies opening one inode, one that only counts, and the
  * lsm_cgroup variant of the first.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * BPF LSM's switchable slot: on the lsm kernel, file_open's BPF slot is
+ * BPF LSM's runtime slot: on the lsm kernel, file_open's BPF slot is
  * off until a program attaches and off again when the last one goes,
  * for lsm/ and lsm_cgroup/ programs alike; on both kernels the attached
  * program denies what it should.
