@@ -82,6 +82,7 @@ enum lab_hook {
 #define LAB_GUARD_HOOKS(X)		\
 	X(bpf)				\
 	X(task_alloc)			\
+	X(inode_create)			\
 	X(inode_mkdir)			\
 	X(inode_symlink)		\
 	X(inode_link)			\

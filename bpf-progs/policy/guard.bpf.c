@@ -24,6 +24,7 @@
 #include "engine.h"
 #include "event.bpf.h"
 #include "kdefs.bpf.h"
+#include "machine.bpf.h"
 #include "mount_api.bpf.h"
 #include "subtree.bpf.h"
 
@@ -388,8 +389,24 @@ GUARD_PROG(inode_link, struct dentry *old_dentry, struct inode *dir,
 	return guard_bpffs(LAB_GUARD_inode_link, new_dentry);
 }
 
+/*
+ * POSIX message queues of the machine's IPC namespace are every
+ * service's, as its SysV objects: a guarded task makes none (a name a
+ * service would take, squatted) and removes none (mq_unlink()); opening
+ * one is refused at file_open (self.bpf.h). In an IPC namespace of its
+ * own (unshare -i) the queues are its own.
+ */
+GUARD_PROG(inode_create, struct inode *dir, struct dentry *dentry, umode_t mode)
+{
+	if (!mqueue_of_machine(dir->i_sb))
+		return 0;
+	return guard_deny(LAB_GUARD_inode_create, 0, dentry);
+}
+
 GUARD_PROG(inode_unlink, struct inode *dir, struct dentry *dentry)
 {
+	if (mqueue_of_machine(dir->i_sb))
+		return guard_deny(LAB_GUARD_inode_unlink, 0, dentry);
 	return guard_bpffs(LAB_GUARD_inode_unlink, dentry);
 }
 
@@ -1465,7 +1482,9 @@ GUARD_PROG(netlink_send, struct sock *sk, struct sk_buff *skb)
 	 * namespace reach the machine's: RTM_NEWNSID names init_net (by an
 	 * fd or a pid) for IFLA_TARGET_NETNSID and IFLA_LINK_NETNSID to act
 	 * on, and a link message's namespace attributes
-	 * (link_names_netns()) make or move a device there; generic
+	 * (link_names_netns()) make, move or delete a device there (a
+	 * DELLINK's IFLA_TARGET_NETNSID, by an id the namespace holds for
+	 * init_net, as one set up outside with a veth does); generic
 	 * netlink families whose state is not the namespace's and
 	 * nfnetlink_osf's fingerprints (own_denies()); and the protocols
 	 * that are the machine's in every namespace (own_proto_allowed()).
@@ -1502,7 +1521,8 @@ GUARD_PROG(netlink_send, struct sock *sk, struct sk_buff *skb)
 		if (own ? own_denies(proto, nlh.nlmsg_type) : nl_write(proto, nlh.nlmsg_type))
 			return guard_deny(LAB_GUARD_netlink_send, nlh.nlmsg_type, NULL);
 		if (own && proto == NETLINK_ROUTE &&
-		    (nlh.nlmsg_type == RTM_NEWLINK || nlh.nlmsg_type == RTM_SETLINK)) {
+		    (nlh.nlmsg_type == RTM_NEWLINK || nlh.nlmsg_type == RTM_SETLINK ||
+		     nlh.nlmsg_type == RTM_DELLINK)) {
 			/* one a send, scanned below: a loop in a loop is too much for 6.1 */
 			if (links++)
 				return guard_deny(LAB_GUARD_netlink_send, nlh.nlmsg_type, NULL);
@@ -1532,13 +1552,6 @@ read:
  * the *ctl hooks for removal and IPC_SET, which an owner (root: every
  * root-made object's) may do without a capability.
  */
-static __always_inline int in_init_ipc(void)
-{
-	struct task_struct *task = bpf_get_current_task_btf();
-
-	return BPF_CORE_READ(task, nsproxy, ipc_ns, ns.inum) == PROC_IPC_INIT_INO;
-}
-
 struct ipc_collect {
 	const struct lab_guard_levels *levels;
 	__u32 mask;
@@ -1640,10 +1653,15 @@ GUARD_IPC_KIND(sem, sem_semctl)
  * rest carry traffic that no bind or connect rule judges. Of inet and
  * inet6, raw sockets are refused too, as a raw socket reads every
  * datagram of its protocol the machine receives (IPPROTO_TCP: every TCP
- * segment to any local port); kept: IPPROTO_RAW, made for iptables'
- * sockopts, which only sends (and not in init_net: socket_sendmsg), and
- * ICMP (ping), whose raw sockets read ICMP only. In a network namespace
- * of its own every family sees its own traffic and stays open. The kernel's own sockets (@kern) pass.
+ * segment to any local port), and a raw ICMP socket sends the machine
+ * errors for other tasks' connections (a port unreachable is a UDP
+ * socket's ECONNREFUSED, a fragmentation needed its path MTU) and
+ * neighbour discovery for its links; kept: IPPROTO_RAW, made for
+ * iptables' sockopts, which only sends (and not in init_net:
+ * socket_sendmsg). ping has ping sockets (SOCK_DGRAM, IPPROTO_ICMP),
+ * whose sends the kernel checks are echo requests. In a network
+ * namespace of its own every family sees its own traffic and stays
+ * open. The kernel's own sockets (@kern) pass.
  */
 static __always_inline int init_net_family_allowed(int family, int type, int protocol)
 {
@@ -1654,9 +1672,7 @@ static __always_inline int init_net_family_allowed(int family, int type, int pro
 		return 1;
 	case AF_INET:
 	case AF_INET6:
-		return (type & 0xf) != SOCK_RAW || protocol == IPPROTO_RAW ||
-		       (family == AF_INET && protocol == IPPROTO_ICMP) ||
-		       (family == AF_INET6 && protocol == LAB_IPPROTO_ICMPV6);
+		return (type & 0xf) != SOCK_RAW || protocol == IPPROTO_RAW;
 	}
 	return 0;
 }

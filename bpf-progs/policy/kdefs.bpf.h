@@ -24,7 +24,6 @@
 #define SOL_PACKET		263
 #define PACKET_FANOUT		18	/* join a capture's fanout group */
 #define PACKET_FANOUT_DATA	22	/* replace the group's steering program */
-#define LAB_IPPROTO_ICMPV6	58	/* a #define in uapi/linux/in6.h, not in BTF */
 #define SOL_IP			0
 #define SOL_SOCKET		1
 #define SO_REUSEADDR		2
@@ -113,6 +112,7 @@ struct lab_cmsghdr {
 #define BPF_FS_MAGIC		0xcafe4a11
 #define CGROUP2_SUPER_MAGIC	0x63677270
 #define PROC_SUPER_MAGIC	0x9fa0
+#define MQUEUE_MAGIC		0x19800202
 
 /* uapi/linux/capability.h, linux/security.h */
 #define CAP_CHOWN		0

@@ -13,6 +13,7 @@
 
 #include "engine.h"
 #include "kdefs.bpf.h"
+#include "machine.bpf.h"
 #include "request.bpf.h"
 #include "subtree.bpf.h"
 
@@ -155,7 +156,7 @@ static __always_inline int fs_writable(unsigned long magic)
 	case 0x534F434B:	/* sockfs */
 	case 0x09041934:	/* anon_inodefs */
 	case 0x5345434d:	/* secretmem */
-	case 0x19800202:	/* mqueue */
+	case 0x19800202:	/* mqueue: an IPC namespace's own (the machine's is refused) */
 		return 1;
 	}
 	return 0;
@@ -195,6 +196,9 @@ static __always_inline __u8 self_at_open(struct file *file, struct cgroup **cgro
 		return chardev_allowed(inode->i_rdev, mode) ? 0 : LAB_SELF_DENY;
 	/* a disk's blocks: every file on it, past every file rule */
 	if ((inode->i_mode & S_IFMT) == S_IFBLK)
+		return LAB_SELF_DENY;
+	/* a POSIX message queue of the machine's: every service's (mq_open()) */
+	if (magic == MQUEUE_MAGIC && mqueue_of_machine(d->d_sb))
 		return LAB_SELF_DENY;
 	parent = d->d_parent;
 	if (magic == CGROUP2_SUPER_MAGIC && (mode & FMODE_WRITE)) {

@@ -54,6 +54,7 @@
  *                              ioctl(FIOASYNC) and a write (SIGIO to PID)
  *   sp-probe packet            socket(AF_PACKET, SOCK_RAW, ETH_P_ALL): capture
  *   sp-probe raw PROTO         socket(AF_INET, SOCK_RAW, PROTO)
+ *   sp-probe ping              socket(AF_INET, SOCK_DGRAM, IPPROTO_ICMP): a ping socket
  *   sp-probe fanout CGROUP     a packet socket made here, then this process
  *                              moved to CGROUP, then setsockopt(PACKET_FANOUT)
  *   sp-probe set-tid           clone3() with set_tid naming a free pid (the
@@ -911,6 +912,8 @@ int main(int argc, char **argv)
 		err = raw_socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
 	else if (argc == 3 && !strcmp(what, "raw"))
 		err = raw_socket(AF_INET, SOCK_RAW, atoi(arg));
+	else if (argc == 2 && !strcmp(what, "ping"))
+		err = raw_socket(AF_INET, SOCK_DGRAM, IPPROTO_ICMP);	/* a ping socket */
 	else if (argc == 3 && !strcmp(what, "fanout"))
 		err = fanout(arg);
 	else if (argc == 2 && !strcmp(what, "set-tid"))
@@ -931,7 +934,7 @@ int main(int argc, char **argv)
 			"shm-make|shm-get|shm-rm|msg-make|msg-send|msg-rm KEY | shm-rmid|msg-rmid ID | "
 			"audit get|set | nl-send PROTO GROUP | newnsid PID | fioasync PID CGROUP | "
 
-			"packet | raw PROTO | fanout CGROUP | set-tid | clone3-newpid | set-tid-newpid | tiocexcl CGROUP\n");
+			"packet | raw PROTO | ping | fanout CGROUP | set-tid | clone3-newpid | set-tid-newpid | tiocexcl CGROUP\n");
 		return 2;
 	}
 	printf("sp-probe: %s %s: %s\n", what, arg, err ? strerror(err) : "ok");

@@ -478,7 +478,12 @@ check "and the same uevent multicast" in_cg $cg "unshare -n $P nl-send 15 1"
 # joining an outside capture's fanout group with a packet socket made outside
 held "a packet socket (AF_PACKET, ETH_P_ALL) in init_net" "$P packet"
 held "a raw TCP socket in init_net" "$P raw 6"
-check "a raw ICMP socket (ping's) still works inside" in_cg $cg "$P raw 1"
+held "a raw ICMP socket in init_net (its errors reach other tasks' sockets)" "$P raw 1"
+# ping's own socket, where ping_group_range lets root's group (systemd's default)
+ping_range=$(cat /proc/sys/net/ipv4/ping_group_range)
+echo "0 2147483647" >/proc/sys/net/ipv4/ping_group_range
+check "a ping socket (SOCK_DGRAM, IPPROTO_ICMP) still works inside" in_cg $cg "$P ping"
+echo "$ping_range" >/proc/sys/net/ipv4/ping_group_range
 check "a raw IPPROTO_RAW socket (iptables' sockopts; its sends are refused: escapes elsewhere) can still be made inside" in_cg $cg "$P raw 255"
 check "in a network namespace of its own, a packet socket works inside" \
 	in_cg $cg "unshare -n $P packet"

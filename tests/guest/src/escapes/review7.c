@@ -41,8 +41,8 @@
  *   by udp_err() as the peer's answer, and the socket outside, if
  *   connected, gets ECONNREFUSED at its next call (fatal ICMP errors
  *   need no sequence number for UDP; PMTU and redirects are the same
- *   door). Not fixed here: the raw ICMP entry of the family allow-list
- *   is what ping uses; closing it is the coordinator's choice.
+ *   door). Closed: socket_create refuses raw ICMP in init_net (ping has
+ *   ping sockets, SOCK_DGRAM, which send echo requests only).
  * - AF_VSOCK in a network namespace of its own: socket_create lets
  *   every family through outside init_net, but vsock (6.1) knows no
  *   network namespace: its sockets reach the hypervisor (CID 2) and
@@ -74,8 +74,10 @@
  *   by mq_open() past every files rule (that mount is in no mount
  *   namespace's tree), and root owns what root made: a service's 0600
  *   queue made outside is opened, read (its messages taken from it),
- *   written and unlinked from inside. debian only (lsm has no
- *   CONFIG_POSIX_MQUEUE).
+ *   written and unlinked from inside. Closed: the machine's queues are
+ *   refused whole (opened at file_open, made at inode_create, removed at
+ *   inode_unlink); an IPC namespace of its own has queues of its own.
+ *   debian only (lsm has no CONFIG_POSIX_MQUEUE).
  */
 #define _GNU_SOURCE
 #include <linux/cn_proc.h>
@@ -436,9 +438,9 @@ static void test_icmp_error(const char *m)
 	}
 	cport = ntohs(me.sin_port);
 	attempt(m, HOLD, true, what,
-		"the family allow-list keeps raw ICMP for ping, whose reads are ICMP only; its "
-		"sends reach the machine's own sockets as the kernel's errors (udp_err(): a "
-		"fatal error needs no sequence number), a task outside's among them",
+		"socket_create: no raw ICMP in init_net, whose sends reach the machine's own "
+		"sockets as the kernel's errors (udp_err(): a fatal error needs no sequence "
+		"number); ping has ping sockets",
 		p_icmp_unreach, &cport);
 out:
 	if (udp_srv >= 0)
@@ -689,6 +691,49 @@ static int p_mq_take(const void *arg)
 	return 0;
 }
 
+/*
+ * mq_unlink() the service's queue: 0 when it was removed. By the system
+ * call, as glibc's mq_unlink() reports EPERM as EACCES.
+ */
+static int p_mq_unlink(const void *arg)
+{
+	(void)arg;
+	return syscall(SYS_mq_unlink, MQ_NAME + 1) ? errno : 0;
+}
+
+/* mq_open(O_CREAT) a queue in the machine's namespace: 0 when it was made. */
+static int p_mq_make(const void *arg)
+{
+	mqd_t q = mq_open(MQ_NAME "-new", O_RDWR | O_CREAT | O_EXCL, 0600, NULL);
+
+	(void)arg;
+	if (q == (mqd_t)-1)
+		return errno;
+	mq_close(q);
+	return 0;
+}
+
+/* In an IPC namespace of its own, a queue made, written and read: 0. */
+static int p_mq_own_ns(const void *arg)
+{
+	char buf[8192];
+	mqd_t q;
+	ssize_t n;
+
+	(void)arg;
+	if (unshare(CLONE_NEWIPC))
+		return errno;
+	q = mq_open(MQ_NAME, O_RDWR | O_CREAT | O_EXCL | O_NONBLOCK, 0600, NULL);
+	if (q == (mqd_t)-1)
+		return errno;
+	if (mq_send(q, MQ_MSG, sizeof(MQ_MSG), 0))
+		return errno;
+	n = mq_receive(q, buf, sizeof(buf), NULL);
+	mq_close(q);
+	mq_unlink(MQ_NAME);
+	return n == (ssize_t)sizeof(MQ_MSG) ? 0 : BROKEN;
+}
+
 static void test_mqueue(const char *m)
 {
 	const char *what = "mq_open() a POSIX message queue a service made outside (0600) and "
@@ -708,10 +753,28 @@ static void test_mqueue(const char *m)
 	if (rc == 0)
 		mq_refill();
 	attempt(m, HOLD, false, what,
-		"the guard scopes SysV IPC to objects the subtree made; a POSIX queue of the "
-		"machine's IPC namespace is the same kind of object (a service's, root's), "
-		"and mq_open() is no path a files rule names",
+		"file_open (self-protection): no queue of the machine's IPC namespace opened, "
+		"as SysV objects made outside are not used; mq_open() is no path a files "
+		"rule names",
 		p_mq_take, NULL);
+	rc = control(cg.ctl, "mq_unlink() the service's queue", p_mq_unlink, NULL);
+	if (rc == 0) {
+		mq_close(mq_out);
+		mq_out = mq_open(MQ_NAME, O_RDWR | O_CREAT | O_EXCL | O_NONBLOCK, 0600, &attr);
+	}
+	attempt(m, HOLD, false, "mq_unlink() the service's queue",
+		"guard inode_unlink: no queue of the machine's IPC namespace removed",
+		p_mq_unlink, NULL);
+	if (control(cg.ctl, "mq_open(O_CREAT) a queue in the machine's IPC namespace",
+		    p_mq_make, NULL) == 0)
+		mq_unlink(MQ_NAME "-new");
+	attempt(m, HOLD, false, "mq_open(O_CREAT) a queue in the machine's IPC namespace "
+		"(a name a service would take)",
+		"guard inode_create: no queue made in the machine's IPC namespace",
+		p_mq_make, NULL);
+	mq_unlink(MQ_NAME "-new");
+	expect_errno(m, 0, "in an IPC namespace of its own (unshare -i), a queue made, "
+		     "written and read inside", p_mq_own_ns, NULL);
 	mq_close(mq_out);
 	mq_out = (mqd_t)-1;
 	mq_unlink(MQ_NAME);
