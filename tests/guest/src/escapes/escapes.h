@@ -190,6 +190,7 @@ void fill_addr(struct sockaddr_storage *ss, socklen_t *len, int family,
 	       const char *addr, int port);
 void outsider_main(int sock);
 int ask_outsider(char req);
+int listener_takes(int l, const struct sockaddr *sa, socklen_t len);
 int uring_init(struct uring *r);
 int uring_init_flags(struct uring *r, unsigned int flags);
 int uring_map(struct uring *r, int fd, const struct io_uring_params *params);

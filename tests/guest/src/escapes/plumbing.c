@@ -6,6 +6,8 @@
 #include <netinet/in.h>
 #include <sys/mman.h>
 
+#include <poll.h>
+
 #include "escapes.h"
 
 /* A name in the work directory for this process: links, renames, copies. */
@@ -192,6 +194,29 @@ void outsider_main(int sock)
 		if (out >= 0)
 			close(out);
 	}
+}
+
+/*
+ * Connect to @sa as any client would: 0 when listener @l took the
+ * connection, EAGAIN when another did (a service outside on the same
+ * port), BROKEN when the connect failed.
+ */
+int listener_takes(int l, const struct sockaddr *sa, socklen_t len)
+{
+	struct pollfd pfd = { .fd = l, .events = POLLIN };
+	int c, a;
+
+	c = socket(sa->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (c < 0 || connect(c, sa, len)) {
+		if (c >= 0)
+			close(c);
+		return BROKEN;
+	}
+	a = poll(&pfd, 1, 2000) == 1 ? accept4(l, NULL, NULL, SOCK_CLOEXEC) : -1;
+	if (a >= 0)
+		close(a);
+	close(c);
+	return a >= 0 ? 0 : EAGAIN;
 }
 
 /* In a probe: ask the outsider for a descriptor. */

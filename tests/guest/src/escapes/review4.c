@@ -280,9 +280,8 @@ static int p_reuseport(const void *arg)
 	struct sock_filter code[] = { BPF_STMT(BPF_RET | BPF_K, 1) };	/* the group's 2nd */
 	struct sock_fprog prog = { .len = 1, .filter = code };
 	struct sockaddr_storage ss;
-	struct pollfd pfd;
 	socklen_t len;
-	int l, c, a, err = 0;
+	int l, err = 0;
 
 	(void)arg;
 	close(reuse_out);	/* inherited from the runner: not the task's to use */
@@ -294,17 +293,7 @@ static int p_reuseport(const void *arg)
 		goto out;
 	}
 	fill_addr(&ss, &len, AF_INET, "127.0.0.1", PORT_REUSE);
-	c = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (c < 0 || connect(c, (struct sockaddr *)&ss, len)) {
-		err = BROKEN;
-		goto out;
-	}
-	pfd = (struct pollfd){ .fd = l, .events = POLLIN };
-	a = poll(&pfd, 1, 2000) == 1 ? accept4(l, NULL, NULL, SOCK_CLOEXEC) : -1;
-	err = a >= 0 ? 0 : EAGAIN;	/* the service outside took it */
-	if (a >= 0)
-		close(a);
-	close(c);
+	err = listener_takes(l, (struct sockaddr *)&ss, len);
 out:
 	close(l);
 	return err;

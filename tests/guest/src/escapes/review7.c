@@ -135,9 +135,8 @@ static int service_listener(void)
 static int p_repair_hijack(const void *arg)
 {
 	struct sockaddr_storage ss;
-	struct pollfd pfd;
 	socklen_t len;
-	int one = 1, l, c = -1, a, err;
+	int one = 1, l, err;
 
 	(void)arg;
 	close(hijack_out);	/* inherited from the runner: not the task's to use */
@@ -153,19 +152,8 @@ static int p_repair_hijack(const void *arg)
 		err = errno;
 		goto out;
 	}
-	c = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (c < 0 || connect(c, (struct sockaddr *)&ss, len)) {
-		err = BROKEN;
-		goto out;
-	}
-	pfd = (struct pollfd){ .fd = l, .events = POLLIN };
-	a = poll(&pfd, 1, 2000) == 1 ? accept4(l, NULL, NULL, SOCK_CLOEXEC) : -1;
-	err = a >= 0 ? 0 : EAGAIN;	/* the service outside took it */
-	if (a >= 0)
-		close(a);
+	err = listener_takes(l, (struct sockaddr *)&ss, len);
 out:
-	if (c >= 0)
-		close(c);
 	close(l);
 	return err;
 }
