@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Escapes: the eighth review's (issue #24 item 9), against the
+ * thirteenth session's socket_sendmsg (no IP_HDRINCL send and no source
+ * route in a control message, in init_net), the engine's reading of
+ * SCTP's SCTP_DSTADDRV4/6 cmsgs, and the machine's POSIX message queues.
+ * Each attempt's control runs the same probe in the sibling cgroup
+ * without a policy, where it must get through.
+ *
+ * - A 32-bit sendmsg() (the compat entry: int 0x80, nr 370, from this
+ *   64-bit program; an i386 binary is the same) carrying a source route
+ *   (IP_RETOPTS with LSRR) on a UDP socket of init_net. The compat path
+ *   copies the control messages into kernel memory
+ *   (cmsghdr_from_user_compat_to_kern()) but leaves the msghdr's
+ *   msg_control_is_user set from __get_compat_msghdr(), and the guard's
+ *   socket_sendmsg scanned only when that flag was clear: the source
+ *   route passed, as it does not from a 64-bit sendmsg(). debian only
+ *   (lsm has no IA32_EMULATION: skipped there, ENOSYS).
+ * - The same door into the engine's rules: a 32-bit sendmsg() on a
+ *   one-to-many SCTP socket to an allowed peer ([::1]:25) carrying a
+ *   denied one (127.0.0.1) in an SCTP_DSTADDRV4 cmsg, which the
+ *   association takes as a peer address with no LSM hook of its own.
+ *   The engine's socket_sendmsg read the cmsgs under the same condition:
+ *   the denied address passed. debian only (SCTP and compat).
+ */
+#define _GNU_SOURCE
+#include <netinet/in.h>
+#include <netinet/ip.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#include "escapes.h"
+
+#define SCTP_DSTADDRV4	7	/* linux/sctp.h, which wants its own includes first */
+
+#define NR32_GETPID	20
+#define NR32_SENDMSG	370
+
+/* struct compat_msghdr, compat_iovec, compat_cmsghdr: 32-bit pointers */
+struct c32_msghdr {
+	uint32_t name, namelen, iov, iovlen, control, controllen, flags;
+};
+
+struct c32_iovec {
+	uint32_t base, len;
+};
+
+struct c32_cmsghdr {
+	uint32_t len;
+	int32_t level, type;
+};
+
+/* A page below 4 GiB: int 0x80 takes 32-bit pointers */
+static char *low;
+
+static long int80(long nr, long a, long b, long c)
+{
+	long ret;
+
+	__asm__ volatile("int $0x80"
+			 : "=a"(ret)
+			 : "a"(nr), "b"(a), "c"(b), "d"(c)
+			 : "memory", "r8", "r9", "r10", "r11");
+	return ret;
+}
+
+/* Is there a compat entry (IA32_EMULATION) and a page below 4 GiB for it? */
+static bool compat_ready(void)
+{
+	if (!low) {
+		low = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+		if (low == MAP_FAILED) {
+			low = NULL;
+			return false;
+		}
+	}
+	return int80(NR32_GETPID, 0, 0, 0) == getpid();
+}
+
+/*
+ * A 32-bit sendmsg() of 4 bytes on @fd to @ss, with one control message
+ * (@level, @type, @data of @dlen bytes, 4-byte aligned): 0 when sent.
+ */
+static int compat_sendmsg(int fd, const struct sockaddr_storage *ss, socklen_t slen,
+			  int level, int type, const void *data, uint32_t dlen)
+{
+	struct c32_msghdr *m = (void *)low;
+	struct c32_iovec *iov = (void *)(low + 64);
+	char *name = low + 128, *ctl = low + 256, *payload = low + 512;
+	struct c32_cmsghdr *cm = (void *)ctl;
+	long ret;
+
+	memset(low, 0, 4096);
+	memcpy(name, ss, slen);
+	memcpy(payload, "esc8", 4);
+	iov->base = (uint32_t)(uintptr_t)payload;
+	iov->len = 4;
+	cm->len = sizeof(*cm) + dlen;
+	cm->level = level;
+	cm->type = type;
+	memcpy(ctl + sizeof(*cm), data, dlen);
+	m->name = (uint32_t)(uintptr_t)name;
+	m->namelen = slen;
+	m->iov = (uint32_t)(uintptr_t)iov;
+	m->iovlen = 1;
+	m->control = (uint32_t)(uintptr_t)ctl;
+	m->controllen = cm->len;
+	ret = int80(NR32_SENDMSG, fd, (long)(uintptr_t)m, 0);
+	return ret < 0 ? (int)-ret : 0;
+}
+
+/* --- a source route by the compat sendmsg ------------------------------- */
+
+/* LSRR through 127.0.0.1, then EOL: a source route of one hop */
+static const unsigned char lsrr[8] = { IPOPT_LSRR, 7, 4, 127, 0, 0, 1, IPOPT_END };
+
+/* How a UDP datagram to 127.0.0.1:PORT_OTHER goes: by which entry, with which cmsg */
+struct route_try {
+	bool compat;
+	int type;		/* IP_RETOPTS (the source route) or IP_TTL (none) */
+};
+
+static int p_udp_route(const void *arg)
+{
+	const struct route_try *t = arg;
+	struct sockaddr_storage ss;
+	struct msghdr msg = { 0 };
+	struct iovec iov = { .iov_base = "esc8", .iov_len = 4 };
+	union {
+		char buf[CMSG_SPACE(sizeof(lsrr))];
+		struct cmsghdr align;
+	} u;
+	struct cmsghdr *cm;
+	int ttl = 9, fd, err = 0;
+	const void *data = t->type == IP_RETOPTS ? (const void *)lsrr : (const void *)&ttl;
+	uint32_t dlen = t->type == IP_RETOPTS ? sizeof(lsrr) : sizeof(ttl);
+	socklen_t len;
+
+	if (t->compat && !compat_ready())
+		return ENOSYS;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return errno;
+	fill_addr(&ss, &len, AF_INET, "127.0.0.1", PORT_OTHER);
+	if (t->compat) {
+		err = compat_sendmsg(fd, &ss, len, SOL_IP, t->type, data, dlen);
+	} else {
+		memset(&u, 0, sizeof(u));
+		msg.msg_name = &ss;
+		msg.msg_namelen = len;
+		msg.msg_iov = &iov;
+		msg.msg_iovlen = 1;
+		msg.msg_control = u.buf;
+		msg.msg_controllen = CMSG_SPACE(dlen);
+		cm = CMSG_FIRSTHDR(&msg);
+		cm->cmsg_level = SOL_IP;
+		cm->cmsg_type = t->type;
+		cm->cmsg_len = CMSG_LEN(dlen);
+		memcpy(CMSG_DATA(cm), data, dlen);
+		if (sendmsg(fd, &msg, 0) < 0)
+			err = errno;
+	}
+	close(fd);
+	return err;
+}
+
+/* --- SCTP_DSTADDRV4 by the compat sendmsg -------------------------------- */
+
+/*
+ * A one-to-many SCTP socket (inet6, IPV6_V6ONLY off) sends to [::1]:25
+ * with 127.0.0.1 in an SCTP_DSTADDRV4 cmsg, by the compat entry: 0 when
+ * sent (the association made, 127.0.0.1 among its peers).
+ */
+static int p_sctp_dstaddr_compat(const void *arg)
+{
+	struct sockaddr_storage ss;
+	struct in_addr v4 = { htonl(INADDR_LOOPBACK) };
+	int zero = 0, one = 1, fd, err;
+	socklen_t len;
+
+	(void)arg;
+	if (!compat_ready())
+		return ENOSYS;
+	fd = socket(AF_INET6, SOCK_SEQPACKET | SOCK_CLOEXEC, IPPROTO_SCTP);
+	if (fd < 0)
+		return errno == EPROTONOSUPPORT ? ENOSYS : errno;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero))) {
+		err = errno;
+		close(fd);
+		return err;
+	}
+	fill_addr(&ss, &len, AF_INET6, "::1", PORT);
+	err = compat_sendmsg(fd, &ss, len, IPPROTO_SCTP, SCTP_DSTADDRV4, &v4, sizeof(v4));
+	close(fd);
+	return err;
+}
+
+void test_review8(void)
+{
+	static const struct route_try native_rr = { false, IP_RETOPTS },
+		compat_ttl = { true, IP_TTL }, compat_rr = { true, IP_RETOPTS };
+	const char *m = cg.main;
+	int rc;
+
+	tap_note("--- the thirteenth session's socket_sendmsg (review 8)");
+	if (!compat_ready()) {
+		skip("a 32-bit sendmsg() (int 0x80) with a source route, or an SCTP_DSTADDRV4 "
+		     "cmsg", "no IA32 compat entry in this kernel");
+		return;
+	}
+	attempt(m, HOLD, true, "a 64-bit sendmsg() on UDP of init_net with a source route "
+		"(IP_RETOPTS, LSRR via 127.0.0.1)",
+		"socket_sendmsg: no source route in init_net", p_udp_route, &native_rr);
+	rc = probe_pid(m, p_udp_route, &compat_ttl, NULL);
+	tap_result(rc == 0, "control: a 32-bit sendmsg() with IP_TTL works in %s (got %s)", m,
+		   errname(rc));
+	attempt(m, HOLD, true, "a 32-bit sendmsg() (int 0x80) on UDP of init_net with a source "
+		"route (IP_RETOPTS, LSRR via 127.0.0.1)",
+		"socket_sendmsg: the compat entry's cmsgs are the kernel's copy too, though "
+		"msg_control_is_user stays set", p_udp_route, &compat_rr);
+	attempt(cg.v4, HOLD, true, "a 32-bit sendmsg() (int 0x80) on SCTP to [::1]:25 with "
+		"127.0.0.1 (denied) in an SCTP_DSTADDRV4 cmsg",
+		"the engine's socket_sendmsg reads SCTP_DSTADDRV4/6 from the compat entry's "
+		"kernel copy too", p_sctp_dstaddr_compat, NULL);
+}
