@@ -22,11 +22,22 @@
  *   association takes as a peer address with no LSM hook of its own.
  *   The engine's socket_sendmsg read the cmsgs under the same condition:
  *   the denied address passed. debian only (SCTP and compat).
+ * - A POSIX message queue of the machine's IPC namespace through a mount
+ *   of its mqueue filesystem made outside (/dev/mqueue, as systemd
+ *   mounts it): opening, making and removing a queue are refused, but
+ *   chmod() and chown() are not (the guard's inode_setattr judges bpffs
+ *   and cgroup2 only): a service's 0600 queue made 0666 is any user's
+ *   outside to read and write, made 0 or handed to another owner it is
+ *   lost to its service. debian only (lsm has no POSIX queues).
  */
 #define _GNU_SOURCE
 #include <netinet/in.h>
 #include <netinet/ip.h>
+#include <fcntl.h>
+#include <mqueue.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 #include "escapes.h"
@@ -197,6 +208,50 @@ static int p_sctp_dstaddr_compat(const void *arg)
 	return err;
 }
 
+/* --- a queue of the machine's through its mqueue mount ------------------ */
+
+#define MQ8_NAME	"/lab-r8-outside"
+
+static char mq_dir[PLEN], mq_path[PLEN + 32];
+
+/* chmod() the service's queue, by its path on the mount outside, 0666: 0 when done */
+static int p_mq_chmod(const void *arg)
+{
+	(void)arg;
+	return chmod(mq_path, 0666) ? errno : 0;
+}
+
+static void test_mq_setattr(const char *m)
+{
+	const char *what = "chmod() 0666 a POSIX message queue a service made outside (0600), "
+			   "by its path on the machine's mqueue mount (/dev/mqueue)";
+	mqd_t q;
+
+	tmpname(mq_dir, sizeof(mq_dir), "mq8");
+	snprintf(mq_path, sizeof(mq_path), "%s%s", mq_dir, MQ8_NAME);
+	q = mq_open(MQ8_NAME, O_RDWR | O_CREAT, 0600, NULL);
+	if (q == (mqd_t)-1) {
+		skip(what, "no POSIX message queues in this kernel");
+		return;
+	}
+	mq_close(q);
+	if (mkdir(mq_dir, 0755) || mount("mqueue", mq_dir, "mqueue", 0, NULL)) {
+		skip(what, "no mqueue mount outside");
+		mq_unlink(MQ8_NAME);
+		rmdir(mq_dir);
+		return;
+	}
+	/* the control's chmod is undone before the attempt */
+	if (control(cg.ctl, what, p_mq_chmod, NULL) == 0 && !chmod(mq_path, 0600))
+		attempt(m, HOLD, false, what,
+			"the machine's queues are refused whole: opened, made, removed, and "
+			"their modes and owners (a service's queue handed to any user)",
+			p_mq_chmod, NULL);
+	umount2(mq_dir, MNT_DETACH);
+	rmdir(mq_dir);
+	mq_unlink(MQ8_NAME);
+}
+
 void test_review8(void)
 {
 	static const struct route_try native_rr = { false, IP_RETOPTS },
@@ -204,7 +259,8 @@ void test_review8(void)
 	const char *m = cg.main;
 	int rc;
 
-	tap_note("--- the thirteenth session's socket_sendmsg (review 8)");
+	tap_note("--- the thirteenth session's socket_sendmsg and POSIX queues (review 8)");
+	test_mq_setattr(m);
 	if (!compat_ready()) {
 		skip("a 32-bit sendmsg() (int 0x80) with a source route, or an SCTP_DSTADDRV4 "
 		     "cmsg", "no IA32 compat entry in this kernel");
