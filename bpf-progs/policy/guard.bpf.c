@@ -1280,7 +1280,14 @@ GUARD_PROG(socket_sendmsg, struct socket *sock, struct msghdr *msg, int size)
 	if (sock->type == SOCK_RAW &&
 	    BPF_CORE_READ_BITFIELD_PROBED((struct inet_sock *)sk, hdrincl))
 		return guard_deny(LAB_GUARD_socket_sendmsg, 0, NULL);
-	if (!msg->msg_controllen || msg->msg_control_is_user || !msg->msg_control)
+	/*
+	 * msg_control is the kernel's copy on every way in (____sys_sendmsg(),
+	 * io_uring's too), the compat entry's included:
+	 * cmsghdr_from_user_compat_to_kern() leaves msg_control_is_user set
+	 * from __get_compat_msghdr(), so that flag says nothing here (a user
+	 * pointer would only fail to read).
+	 */
+	if (!msg->msg_controllen || !msg->msg_control)
 		return 0;
 	s.buf = msg->msg_control;
 	s.len = msg->msg_controllen;
