@@ -22,6 +22,15 @@
  *   association takes as a peer address with no LSM hook of its own.
  *   The engine's socket_sendmsg read the cmsgs under the same condition:
  *   the denied address passed. debian only (SCTP and compat).
+ * - An IPPROTO_RAW socket of init_net (which socket_create keeps, for
+ *   iptables' sockopts) with IP_HDRINCL (IPV6_HDRINCL) cleared, a
+ *   socket option the allow-list keeps: socket_sendmsg refused a raw
+ *   send only while hdrincl was set, so the socket sends datagrams of
+ *   its own payload to any address (protocol 255: the kernel writes the
+ *   header), where docs/threat-model.md says every IPPROTO_RAW send is
+ *   refused; a raw socket passed in from outside (raw ICMP: errors for
+ *   other tasks' sockets) passed the same way. Both families, every
+ *   kernel.
  * - A POSIX message queue of the machine's IPC namespace through a mount
  *   of its mqueue filesystem made outside (/dev/mqueue, as systemd
  *   mounts it): opening, making and removing a queue are refused, but
@@ -208,6 +217,31 @@ static int p_sctp_dstaddr_compat(const void *arg)
 	return err;
 }
 
+/* --- IPPROTO_RAW with its header the kernel's --------------------------- */
+
+/* An IPPROTO_RAW socket of family *@arg, IP(V6)_HDRINCL off, sends to loopback: 0 */
+static int p_raw_nohdrincl(const void *arg)
+{
+	int family = *(const int *)arg, zero = 0, fd, err = 0;
+	struct sockaddr_storage ss;
+	socklen_t len;
+
+	fd = socket(family, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
+	if (fd < 0)
+		return errno;
+	if (family == AF_INET ? setsockopt(fd, SOL_IP, IP_HDRINCL, &zero, sizeof(zero)) :
+	    setsockopt(fd, SOL_IPV6, 36 /* IPV6_HDRINCL */, &zero, sizeof(zero))) {
+		err = errno;
+		close(fd);
+		return err == EPERM ? EPERM : BROKEN;
+	}
+	fill_addr(&ss, &len, family, family == AF_INET ? "127.0.0.1" : "::1", 0);
+	if (sendto(fd, "esc8", 4, 0, (struct sockaddr *)&ss, len) < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
 /* --- a queue of the machine's through its mqueue mount ------------------ */
 
 #define MQ8_NAME	"/lab-r8-outside"
@@ -259,7 +293,15 @@ void test_review8(void)
 	const char *m = cg.main;
 	int rc;
 
+	static const int inet = AF_INET, inet6 = AF_INET6;
+
 	tap_note("--- the thirteenth session's socket_sendmsg and POSIX queues (review 8)");
+	attempt(m, HOLD, true, "an IPPROTO_RAW socket of init_net, IP_HDRINCL cleared, sends to "
+		"127.0.0.1", "socket_sendmsg: no raw send in init_net, hdrincl or not",
+		p_raw_nohdrincl, &inet);
+	attempt(m, HOLD, true, "an IPPROTO_RAW socket of init_net (inet6), IPV6_HDRINCL cleared, "
+		"sends to ::1", "socket_sendmsg: no raw send in init_net, hdrincl or not",
+		p_raw_nohdrincl, &inet6);
 	test_mq_setattr(m);
 	if (!compat_ready()) {
 		skip("a 32-bit sendmsg() (int 0x80) with a source route, or an SCTP_DSTADDRV4 "
