@@ -439,6 +439,10 @@ GUARD_PROG(inode_rename, struct inode *old_dir, struct dentry *old_dentry,
  * Modes and owners on bpffs and cgroup2 stay as they are: a guarded
  * root could otherwise hand its policy's pins, or a cgroup.procs, to a
  * user outside, whom nothing guards (ATTR_MODE, ATTR_UID, ATTR_GID).
+ * The machine's POSIX message queues are refused whole, their
+ * attributes too: through a mount of their filesystem made outside
+ * (/dev/mqueue), chmod() 0666 would hand a service's queue to every
+ * user, chmod() 0 or chown() take it from its service.
  */
 #define LAB_ATTR_MODE_OWNER	(1 << 0 | 1 << 1 | 1 << 2)
 
@@ -447,6 +451,8 @@ GUARD_PROG(inode_setattr, struct dentry *dentry, struct iattr *attr)
 	unsigned long magic = dentry->d_sb->s_magic;
 	unsigned int valid = attr->ia_valid & LAB_ATTR_MODE_OWNER;
 
+	if (mqueue_of_machine(dentry->d_sb))
+		return guard_deny(LAB_GUARD_inode_setattr, attr->ia_valid, dentry);
 	if (!valid || (magic != BPF_FS_MAGIC && magic != CGROUP2_SUPER_MAGIC))
 		return 0;
 	return guard_deny(LAB_GUARD_inode_setattr, valid, dentry);
