@@ -439,6 +439,10 @@ GUARD_PROG(inode_rename, struct inode *old_dir, struct dentry *old_dentry,
  * Modes and owners on bpffs and cgroup2 stay as they are: a guarded
  * root could otherwise hand its policy's pins, or a cgroup.procs, to a
  * user outside, whom nothing guards (ATTR_MODE, ATTR_UID, ATTR_GID).
+ * The machine's POSIX message queues are refused whole, their
+ * attributes too: through a mount of their filesystem made outside
+ * (/dev/mqueue), chmod() 0666 would hand a service's queue to every
+ * user, chmod() 0 or chown() take it from its service.
  */
 #define LAB_ATTR_MODE_OWNER	(1 << 0 | 1 << 1 | 1 << 2)
 
@@ -447,6 +451,8 @@ GUARD_PROG(inode_setattr, struct dentry *dentry, struct iattr *attr)
 	unsigned long magic = dentry->d_sb->s_magic;
 	unsigned int valid = attr->ia_valid & LAB_ATTR_MODE_OWNER;
 
+	if (mqueue_of_machine(dentry->d_sb))
+		return guard_deny(LAB_GUARD_inode_setattr, attr->ia_valid, dentry);
 	if (!valid || (magic != BPF_FS_MAGIC && magic != CGROUP2_SUPER_MAGIC))
 		return 0;
 	return guard_deny(LAB_GUARD_inode_setattr, valid, dentry);
@@ -1280,7 +1286,14 @@ GUARD_PROG(socket_sendmsg, struct socket *sock, struct msghdr *msg, int size)
 	if (sock->type == SOCK_RAW &&
 	    BPF_CORE_READ_BITFIELD_PROBED((struct inet_sock *)sk, hdrincl))
 		return guard_deny(LAB_GUARD_socket_sendmsg, 0, NULL);
-	if (!msg->msg_controllen || msg->msg_control_is_user || !msg->msg_control)
+	/*
+	 * msg_control is the kernel's copy on every way in (____sys_sendmsg(),
+	 * io_uring's too), the compat entry's included:
+	 * cmsghdr_from_user_compat_to_kern() leaves msg_control_is_user set
+	 * from __get_compat_msghdr(), so that flag says nothing here (a user
+	 * pointer would only fail to read).
+	 */
+	if (!msg->msg_controllen || !msg->msg_control)
 		return 0;
 	s.buf = msg->msg_control;
 	s.len = msg->msg_controllen;

@@ -622,10 +622,12 @@ LAB_PROG(socket_sendmsg, struct socket *sock, struct msghdr *msg, int size)
 		l.req.protocol = IPPROTO_TCP;
 	l.req.type = sock->type;
 	/*
-	 * msg_control is the kernel's copy (____sys_sendmsg()); the cmsgs
-	 * name no port, and without msg_name they start no association
+	 * msg_control is the kernel's copy (____sys_sendmsg()), the compat
+	 * entry's too, though it leaves msg_control_is_user set
+	 * (cmsghdr_from_user_compat_to_kern()); the cmsgs name no port, and
+	 * without msg_name they start no association
 	 */
-	if (l.req.protocol == IPPROTO_SCTP && !msg->msg_control_is_user && msg->msg_control &&
+	if (l.req.protocol == IPPROTO_SCTP && msg->msg_control &&
 	    len <= 1U << 31 && !bpf_probe_read_kernel(&l.port, sizeof(l.port),
 						      &((struct sockaddr_in *)l.name)->sin_port)) {
 		l.buf = msg->msg_control;

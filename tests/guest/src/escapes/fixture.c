@@ -431,6 +431,7 @@ static const struct {
 	{ "review5", test_review5 },
 	{ "review6", test_review6 },
 	{ "review7", test_review7 },
+	{ "review8", test_review8 },
 	{ "more", test_more },
 };
 
