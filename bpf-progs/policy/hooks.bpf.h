@@ -33,10 +33,24 @@
 enum { LAB_HOOKS(LAB_HOOK_OF) };
 #undef LAB_HOOK_OF
 
-/* The program lab_<hook> on LSM hook <hook>, with the hook's arguments. */
+/*
+ * The program lab_<hook> on LSM hook <hook>, with the hook's arguments:
+ * BPF_PROG()'s, but a task the backend says no policy can apply to
+ * (lab_outside()) leaves before the arguments are read.
+ */
 #define LAB_PROG(hook, args...)						\
 	_Static_assert(lab_hook_##hook < LAB_NR_HOOKS, #hook " is in LAB_HOOKS"); \
-	SEC(LAB_SEC_PREFIX #hook) int BPF_PROG(lab_##hook, ##args)
+	static __always_inline int ____lab_##hook(unsigned long long *ctx, ##args); \
+	SEC(LAB_SEC_PREFIX #hook) int lab_##hook(unsigned long long *ctx)	\
+	{								\
+		if (lab_outside(lab_hook_##hook))			\
+			return LAB_RET(0);				\
+		_Pragma("GCC diagnostic push")				\
+		_Pragma("GCC diagnostic ignored \"-Wint-conversion\"")	\
+		return ____lab_##hook(___bpf_ctx_cast(args));		\
+		_Pragma("GCC diagnostic pop")				\
+	}								\
+	static __always_inline int ____lab_##hook(unsigned long long *ctx, ##args)
 
 static __always_inline int check_dentry(__u16 hook, __u8 class, struct dentry *dentry)
 {

@@ -23,6 +23,9 @@ static __always_inline int check(const struct lab_req *req)
 	return decide(lab_policy, conf, req);
 }
 
+/* An lsm_cgroup program runs for its cgroup's tasks only: none is outside. */
+#define lab_outside(hook)	0
+
 /* lsm_cgroup: 1 allows, 0 denies with EPERM. */
 #define LAB_SEC_PREFIX	"lsm_cgroup/"
 #define LAB_RET(deny)	((deny) ? 0 : 1)

@@ -128,6 +128,45 @@ static long ancestor_step(__u32 i, void *data)
 	return 0;
 }
 
+/*
+ * Policies on one level (the usual): is the task's ancestor there none
+ * of theirs? Most tasks outside stop here. @mask and @first as read from
+ * @l once; first is a second read (lsmctl may have rewritten the map in
+ * between) and trusted only where it agrees with the mask.
+ */
+static __always_inline int one_level_miss(const struct lab_levels *l, __u32 mask, __u32 first)
+{
+	__u64 id;
+
+	if (first >= LAB_MAX_CGROUP_DEPTH || mask != 1u << first)
+		return 0;
+	id = bpf_get_current_ancestor_cgroup_id(first);
+	barrier_var(first);
+	return !id || !((l->filter[first & (LAB_MAX_CGROUP_DEPTH - 1)] >> (id & 63)) & 1);
+}
+
+/*
+ * Can no global policy apply to the current task? What a task outside
+ * pays on every hooked call: LAB_PROG() asks it before the program reads
+ * its arguments. A global function, which the verifier checks once on
+ * its own: inlined, its paths would multiply file_open's past 6.1's
+ * limit of a million instructions.
+ */
+__noinline int outside(void)
+{
+	struct lab_levels *l;
+	__u32 zero = 0, mask;
+
+	l = bpf_map_lookup_elem(&levels, &zero);
+	if (!l)
+		return 1;
+	/* one read: lsmctl may be rewriting it (and only sets bits early, clears them late) */
+	mask = *(volatile __u32 *)&l->mask;
+	return !mask || one_level_miss(l, mask, l->first);
+}
+
+#define lab_outside(hook)	outside()
+
 static __always_inline int check(const struct lab_req *req)
 {
 	struct ancestor_ctx c = { .req = req };
@@ -136,34 +175,16 @@ static __always_inline int check(const struct lab_req *req)
 	c.levels = bpf_map_lookup_elem(&levels, &zero);
 	if (!c.levels)
 		return 0;
-	/* one read: lsmctl may be rewriting it (and only sets bits early, clears them late) */
 	c.mask = *(volatile __u32 *)&c.levels->mask;
 	if (!c.mask)
 		return 0;
 	/*
 	 * From the lowest level with a policy to the highest. The lowest is
 	 * lsmctl's to work out: were it worked out here, the verifier would
-	 * go through the callback once for each value it can take.
-	 */
-	/*
-	 * first is a second read: lsmctl may have rewritten the map between
-	 * the two. Trusted only where it agrees with the mask read above.
+	 * go through the callback once for each value it can take. A task
+	 * outside the policies of one level left before: lab_outside().
 	 */
 	c.first = c.levels->first;
-	if (c.first < LAB_MAX_CGROUP_DEPTH && c.mask == 1u << c.first) {
-		/*
-		 * Policies at one level (the usual): is the task's ancestor
-		 * there one of theirs? Most tasks outside stop here. (The loop
-		 * below then runs once: checking the policy here too would
-		 * make the verifier go through decide() twice a hook.)
-		 */
-		__u64 id = bpf_get_current_ancestor_cgroup_id(c.first);
-		__u32 level = c.first;
-
-		barrier_var(level);
-		if (!id || !((c.levels->filter[level & (LAB_MAX_CGROUP_DEPTH - 1)] >> (id & 63)) & 1))
-			return 0;
-	}
 	if (no_say(c.levels, req))
 		return 0;
 	last = fls32(c.mask);
