@@ -1239,7 +1239,7 @@ struct cmsg_scan {
 	const void *buf;
 	__u64 len;
 	__u64 off;
-	int type;		/* the source route's cmsg_type, 0 if none */
+	int type;		/* the source route's cmsg_type, 0 if none, -1 unread */
 };
 
 static long cmsg_scan_step(__u64 i, void *data)
@@ -1247,9 +1247,15 @@ static long cmsg_scan_step(__u64 i, void *data)
 	struct cmsg_scan *s = data;
 	struct lab_cmsghdr c;
 
+	if (s->off + sizeof(c) > s->len)
+		return 1;
+	/* unread: refused (a user pointer, were one ever here) */
+	if (bpf_probe_read_kernel(&c, sizeof(c), s->buf + s->off)) {
+		s->type = -1;
+		return 1;
+	}
 	/* for_each_cmsghdr()'s CMSG_OK(): the kernel stops there with EINVAL */
-	if (s->off + sizeof(c) > s->len || bpf_probe_read_kernel(&c, sizeof(c), s->buf + s->off) ||
-	    c.len < sizeof(c) || c.len > s->len - s->off)
+	if (c.len < sizeof(c) || c.len > s->len - s->off)
 		return 1;
 	if ((c.level == SOL_IP && c.type == IP_RETOPTS) ||
 	    (c.level == SOL_IPV6 && (c.type == IPV6_RTHDR || c.type == IPV6_2292RTHDR))) {
@@ -1266,7 +1272,9 @@ static long cmsg_scan_step(__u64 i, void *data)
  * refused, as the socket options that would (ip_sockopt_allowed()). A
  * header the task writes (a raw socket with IP_HDRINCL, which
  * IPPROTO_RAW implies) names any destination, and msg_name's route takes
- * it to a gateway that forwards it there; a source route in a control
+ * it to a gateway that forwards it there: no raw socket sends in init_net
+ * (socket_create lets only IPPROTO_RAW be made, for iptables' sockopts,
+ * which read); a source route in a control
  * message (IP_RETOPTS with LSRR or SSRR, an IPv6 routing header) sends it
  * to its first hop. Sockets of a network namespace of the task's own
  * pass: their packets reach the machine's network through interfaces
@@ -1283,15 +1291,19 @@ GUARD_PROG(socket_sendmsg, struct socket *sock, struct msghdr *msg, int size)
 	family = sk->__sk_common.skc_family;
 	if ((family != AF_INET && family != AF_INET6) || !in_init_net(sk))
 		return 0;
-	if (sock->type == SOCK_RAW &&
-	    BPF_CORE_READ_BITFIELD_PROBED((struct inet_sock *)sk, hdrincl))
+	/*
+	 * No raw send at all: IP_HDRINCL is the socket's to clear (the option
+	 * is on the allow-list), and a raw socket made outside and passed in
+	 * (raw ICMP) sends errors for other tasks' sockets without it.
+	 */
+	if (sock->type == SOCK_RAW)
 		return guard_deny(LAB_GUARD_socket_sendmsg, 0, NULL);
 	/*
 	 * msg_control is the kernel's copy on every way in (____sys_sendmsg(),
 	 * io_uring's too), the compat entry's included:
 	 * cmsghdr_from_user_compat_to_kern() leaves msg_control_is_user set
 	 * from __get_compat_msghdr(), so that flag says nothing here (a user
-	 * pointer would only fail to read).
+	 * pointer would fail to read, and be refused).
 	 */
 	if (!msg->msg_controllen || !msg->msg_control)
 		return 0;

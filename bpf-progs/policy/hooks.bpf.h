@@ -557,9 +557,15 @@ static __always_inline int next_cmsg(struct addr_list *l)
 	const void *at = l->buf + l->off;
 	__u8 *a = l->req.addr;
 
+	if (!l->buf || l->off + sizeof(c) > l->len)
+		return LIST_END;
+	/* unread: denied (a user pointer, were one ever here) */
+	if (bpf_probe_read_kernel(&c, sizeof(c), at)) {
+		l->deny = 1;
+		return LIST_END;
+	}
 	/* for_each_cmsghdr(), and sctp_msghdr_parse()'s CMSG_OK(): EINVAL else */
-	if (!l->buf || l->off + sizeof(c) > l->len || bpf_probe_read_kernel(&c, sizeof(c), at) ||
-	    c.len < sizeof(c) || c.len > l->len - l->off)
+	if (c.len < sizeof(c) || c.len > l->len - l->off)
 		return LIST_END;
 	l->off += (__u32)LAB_CMSG_ALIGN(c.len);
 	if (c.level != IPPROTO_SCTP || (c.type != SCTP_DSTADDRV4 && c.type != SCTP_DSTADDRV6))
