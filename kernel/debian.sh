@@ -38,10 +38,15 @@ tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 # nfnetlink_osf, whose netlink messages the guard refuses in a network
 # namespace of the subtree's own (escapes' review6.c: the machine's crypto
 # algorithms, and one fingerprint list for every namespace); af_key, whose
-# PF_KEY sockets it refuses in init_net (the machine's IPsec SAs).
+# PF_KEY sockets it refuses in init_net (the machine's IPsec SAs); gtp and
+# nfnetlink_cthelper, whose generic netlink family and nfnetlink
+# subsystem it refuses in a namespace of the subtree's own (escapes'
+# review7.c: GTP names init_net's devices by a descriptor, and the
+# machine has one list of userspace conntrack helpers).
 modules=(virtio_pci virtio_blk ext4 crc32c_generic binfmt_misc
 	nf_tables nft_chain_nat nft_nat nft_compat xt_nat xt_tcpudp
-	ip_tables iptable_nat iptable_filter sctp crypto_user nfnetlink_osf af_key)
+	ip_tables iptable_nat iptable_filter sctp crypto_user nfnetlink_osf af_key
+	gtp nfnetlink_cthelper)
 
 say() { printf 'kernel debian: %s\n' "$*"; }
 die() { printf 'kernel debian: error: %s\n' "$*" >&2; exit 1; }
