@@ -23,6 +23,7 @@
 
 #include "engine.h"
 #include "event.bpf.h"
+#include "cmsg.bpf.h"
 #include "kdefs.bpf.h"
 #include "machine.bpf.h"
 #include "mount_api.bpf.h"
@@ -1247,16 +1248,13 @@ static long cmsg_scan_step(__u64 i, void *data)
 	struct cmsg_scan *s = data;
 	struct lab_cmsghdr c;
 
-	if (s->off + sizeof(c) > s->len)
+	switch (cmsg_at(s->buf, s->len, s->off, &c)) {
+	case CMSG_UNREAD:
+		s->type = -1;	/* refused: a user pointer, were one ever here */
 		return 1;
-	/* unread: refused (a user pointer, were one ever here) */
-	if (bpf_probe_read_kernel(&c, sizeof(c), s->buf + s->off)) {
-		s->type = -1;
+	case CMSG_END:
 		return 1;
 	}
-	/* for_each_cmsghdr()'s CMSG_OK(): the kernel stops there with EINVAL */
-	if (c.len < sizeof(c) || c.len > s->len - s->off)
-		return 1;
 	if ((c.level == SOL_IP && c.type == IP_RETOPTS) ||
 	    (c.level == SOL_IPV6 && (c.type == IPV6_RTHDR || c.type == IPV6_2292RTHDR))) {
 		s->type = c.type;
@@ -1274,9 +1272,8 @@ static long cmsg_scan_step(__u64 i, void *data)
  * IPPROTO_RAW implies) names any destination, and msg_name's route takes
  * it to a gateway that forwards it there: no raw socket sends in init_net
  * (socket_create lets only IPPROTO_RAW be made, for iptables' sockopts,
- * which read); a source route in a control
- * message (IP_RETOPTS with LSRR or SSRR, an IPv6 routing header) sends it
- * to its first hop. Sockets of a network namespace of the task's own
+ * which read). A source route in a control message (IP_RETOPTS with
+ * LSRR or SSRR, an IPv6 routing header) sends it to its first hop. Sockets of a network namespace of the task's own
  * pass: their packets reach the machine's network through interfaces
  * that namespace holds (veth, macvlan), past its routes and tables.
  */
@@ -1309,9 +1306,8 @@ GUARD_PROG(socket_sendmsg, struct socket *sock, struct msghdr *msg, int size)
 		return 0;
 	s.buf = msg->msg_control;
 	s.len = msg->msg_controllen;
-	/* one cmsg every 16 bytes at most; a cmsg buffer is a kmalloc() (4 MiB) */
-	bpf_loop(s.len / sizeof(struct lab_cmsghdr) < (1 << 23) ?
-		 s.len / sizeof(struct lab_cmsghdr) : (1 << 23), cmsg_scan_step, &s, 0);
+	/* one cmsg every 16 bytes at most */
+	bpf_loop(list_steps(s.len, sizeof(struct lab_cmsghdr)), cmsg_scan_step, &s, 0);
 	if (!s.type)
 		return 0;
 	return guard_deny(LAB_GUARD_socket_sendmsg, (__u32)s.type, NULL);
@@ -1322,8 +1318,8 @@ GUARD_PROG(socket_sendmsg, struct socket *sock, struct msghdr *msg, int size)
  * read (the kernel parses the same skb), and one that is not a read
  * refuses the send. Route (links, addresses, routes, rules, neighbours,
  * tc: type % 4 == 2 is a GET, but RTM_GETDCB: dcbnl serves GET and SET
- * with one doit, which runs the command its payload names), netfilter (nftables' and conntrack's
- * GETs, batch begin and end), xfrm (its GETs), sock_diag (all but
+ * with one doit, which runs the command its payload names), netfilter
+ * (nftables' and conntrack's GETs, batch begin and end), xfrm (its GETs), sock_diag (all but
  * SOCK_DESTROY), generic netlink (the controller only: its families,
  * IPVS, ethtool, wireguard, MPTCP's path manager, have no common
  * read/write mark). Families that configure no network namespace pass:
@@ -1382,8 +1378,8 @@ static __always_inline int nl_write(__u16 proto, __u16 type)
 		return 0;	/* NOOP, ERROR, DONE, OVERRUN: netlink_rcv_skb() skips them */
 	switch (proto) {
 	case NETLINK_ROUTE:
-		/* RTM_GETDCB (78): dcb_doit() runs the set its dcbmsg's cmd names */
-		return (type & 3) != 2 || type == 78;
+		/* dcb_doit() runs the set RTM_GETDCB's dcbmsg cmd names */
+		return (type & 3) != 2 || type == RTM_GETDCB;
 	case NETLINK_SOCK_DIAG:
 		return type == SOCK_DESTROY;
 	case NETLINK_XFRM:

@@ -25,6 +25,7 @@
 #include <bpf/bpf_tracing.h>
 
 #include "engine.bpf.h"
+#include "cmsg.bpf.h"
 #include "kdefs.bpf.h"
 #include "mount_api.bpf.h"
 
@@ -43,7 +44,7 @@ enum { LAB_HOOKS(LAB_HOOK_OF) };
 	static __always_inline int ____lab_##hook(unsigned long long *ctx, ##args); \
 	SEC(LAB_SEC_PREFIX #hook) int lab_##hook(unsigned long long *ctx)	\
 	{								\
-		if (lab_outside(lab_hook_##hook))			\
+		if (lab_outside())					\
 			return LAB_RET(0);				\
 		_Pragma("GCC diagnostic push")				\
 		_Pragma("GCC diagnostic ignored \"-Wint-conversion\"")	\
@@ -557,16 +558,13 @@ static __always_inline int next_cmsg(struct addr_list *l)
 	const void *at = l->buf + l->off;
 	__u8 *a = l->req.addr;
 
-	if (!l->buf || l->off + sizeof(c) > l->len)
+	switch (cmsg_at(l->buf, l->len, l->off, &c)) {
+	case CMSG_UNREAD:
+		l->deny = 1;	/* a user pointer, were one ever here */
 		return LIST_END;
-	/* unread: denied (a user pointer, were one ever here) */
-	if (bpf_probe_read_kernel(&c, sizeof(c), at)) {
-		l->deny = 1;
+	case CMSG_END:
 		return LIST_END;
 	}
-	/* for_each_cmsghdr(), and sctp_msghdr_parse()'s CMSG_OK(): EINVAL else */
-	if (c.len < sizeof(c) || c.len > l->len - l->off)
-		return LIST_END;
 	l->off += (__u32)LAB_CMSG_ALIGN(c.len);
 	if (c.level != IPPROTO_SCTP || (c.type != SCTP_DSTADDRV4 && c.type != SCTP_DSTADDRV6))
 		return LIST_SKIP;
@@ -604,18 +602,6 @@ static long list_step(__u32 i, void *data)
 		return 1;
 	}
 	return 0;
-}
-
-/* The bpf_loop() count for a list of @len bytes, entries of @min bytes at least. */
-static __always_inline __u32 list_steps(__u64 len, __u32 min)
-{
-	__u64 n = len / min + 1;
-
-	/*
-	 * BPF_MAX_LOOPS (1 << 23) steps are more than any list the kernel
-	 * takes: a sockopt's or a cmsg buffer's kmalloc() is 4 MiB at most
-	 */
-	return n > (1 << 23) ? 1 << 23 : n;
 }
 
 /*

@@ -57,15 +57,6 @@
 #define GENL_ID_CTRL		NLMSG_MIN_TYPE
 #define SOCK_DESTROY		21
 
-/* A cmsghdr as the kernel lays it out (CMSG_DATA() is 16 bytes on) */
-struct lab_cmsghdr {
-	__u64 len;
-	int level;
-	int type;
-};
-
-#define LAB_CMSG_ALIGN(len)	(((len) + 7) & ~7ULL)	/* CMSG_ALIGN() */
-
 /* uapi/linux/sctp.h: security_sctp_bind_connect()'s optname, and sendmsg's cmsgs */
 #define SCTP_SET_PEER_PRIMARY_ADDR	5	/* one of the association's local addresses */
 #define SCTP_PRIMARY_ADDR		6	/* one of the peer's addresses */

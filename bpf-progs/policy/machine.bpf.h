@@ -28,10 +28,13 @@ static __always_inline int in_init_ipc(void)
  */
 static __always_inline int mqueue_of_machine(struct super_block *sb)
 {
-	struct ipc_namespace *ns = BPF_CORE_READ(sb, s_fs_info);
+	struct ipc_namespace *ns;
 
-	return BPF_CORE_READ(sb, s_magic) == MQUEUE_MAGIC &&
-	       BPF_CORE_READ(ns, ns.inum) == PROC_IPC_INIT_INO;
+	/* the magic first: every other file system stops at one load */
+	if (sb->s_magic != MQUEUE_MAGIC)
+		return 0;
+	ns = sb->s_fs_info;
+	return BPF_CORE_READ(ns, ns.inum) == PROC_IPC_INIT_INO;
 }
 
 #endif /* LSMLAB_MACHINE_BPF_H */

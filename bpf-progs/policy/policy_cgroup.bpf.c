@@ -24,7 +24,10 @@ static __always_inline int check(const struct lab_req *req)
 }
 
 /* An lsm_cgroup program runs for its cgroup's tasks only: none is outside. */
-#define lab_outside(hook)	0
+static __always_inline int lab_outside(void)
+{
+	return 0;
+}
 
 /* lsm_cgroup: 1 allows, 0 denies with EPERM. */
 #define LAB_SEC_PREFIX	"lsm_cgroup/"

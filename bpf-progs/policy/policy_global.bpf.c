@@ -152,7 +152,7 @@ static __always_inline int one_level_miss(const struct lab_levels *l, __u32 mask
  * its own: inlined, its paths would multiply file_open's past 6.1's
  * limit of a million instructions.
  */
-__noinline int outside(void)
+__noinline int lab_outside(void)
 {
 	struct lab_levels *l;
 	__u32 zero = 0, mask;
@@ -164,8 +164,6 @@ __noinline int outside(void)
 	mask = *(volatile __u32 *)&l->mask;
 	return !mask || one_level_miss(l, mask, l->first);
 }
-
-#define lab_outside(hook)	outside()
 
 static __always_inline int check(const struct lab_req *req)
 {

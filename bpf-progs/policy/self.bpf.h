@@ -198,7 +198,7 @@ static __always_inline __u8 self_at_open(struct file *file, struct cgroup **cgro
 	if ((inode->i_mode & S_IFMT) == S_IFBLK)
 		return LAB_SELF_DENY;
 	/* a POSIX message queue of the machine's: every service's (mq_open()) */
-	if (magic == MQUEUE_MAGIC && mqueue_of_machine(d->d_sb))
+	if (mqueue_of_machine(d->d_sb))
 		return LAB_SELF_DENY;
 	parent = d->d_parent;
 	if (magic == CGROUP2_SUPER_MAGIC && (mode & FMODE_WRITE)) {
