@@ -245,7 +245,12 @@ for b in "${todo[@]}"; do
 		echo "#   $where: booted and passed in ${secs}s"
 		[ "$failed" -eq "$failed_before" ] && echo "$key" >"$results/$v-$name.key"
 		;;
-	64 | 65 | 66 | 67) fail "$where: $(grep -m1 -E 'PANIC|HANG|WITHOUT|error' "$results/$v-$name.err" | sed 's/^vm: //')" ;;
+	64 | 65 | 66 | 67)
+		fail "$where: $(grep -m1 -E 'PANIC|HANG|WITHOUT|error' "$results/$v-$name.err" | sed 's/^vm: //')"
+		# where it stopped, for a reader who has only this output (CI)
+		echo "#   $where: the console's last lines:"
+		tail -n 60 "$results/$v-$name.log" | sed "s|^|#   $where\| |"
+		;;
 	*) grep -q '^not ok' "$results/$v-$name.tap" ||
 		fail "$where: guest exited with status $rc but reported no failure" ;;
 	esac

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The harness itself must fail when the guest does: a failing guest test,
 # a kernel panic and a hang each give their own exit status and message,
-# and the instruction-counting mode is repeatable.
+# a hung test what the guest's watchdog saw, and the instruction-counting
+# mode is repeatable.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 kernel=build/kernel/stock/bzImage initrd=build/initramfs.cpio
@@ -30,6 +31,12 @@ boot 120 lab.tests=boot lab.break=panic
 expect "a kernel panic is reported as such" 64 'KERNEL PANIC'
 boot 20 lab.tests=boot lab.break=hang
 expect "a hung guest is reported as such" 65 'GUEST HANG'
+boot 60 lab.tests=boot lab.break=hang-test lab.watchdog=5
+expect "a hung test is reported as such" 65 'GUEST HANG'
+expect "the watchdog shows a hung test's output so far" 65 \
+	'^# selftest-hang: still running after 5 s; its output so far:'
+expect "the watchdog shows the line the hung test printed" 65 '^#   | ok - selftest-hang: a result before the hang'
+expect "the watchdog shows the kernel's blocked tasks" 65 'sysrq: Show Blocked State'
 
 # Instruction counting: two boots, the same figures to the instruction.
 for i in 1 2; do
