@@ -249,7 +249,7 @@ for b in "${todo[@]}"; do
 		fail "$where: $(grep -m1 -E 'PANIC|HANG|WITHOUT|error' "$results/$v-$name.err" | sed 's/^vm: //')"
 		# where it stopped, for a reader who has only this output (CI)
 		echo "#   $where: the console's last lines:"
-		tail -n 60 "$results/$v-$name.log" | sed "s|^|#   $where\| |"
+		tail -n 100 "$results/$v-$name.log" | sed "s|^|#   $where\| |"
 		;;
 	*) grep -q '^not ok' "$results/$v-$name.tap" ||
 		fail "$where: guest exited with status $rc but reported no failure" ;;

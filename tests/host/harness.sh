@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The harness itself must fail when the guest does: a failing guest test,
 # a kernel panic and a hang each give their own exit status and message,
-# a hung test what the guest's watchdog saw, and the instruction-counting
-# mode is repeatable.
+# a hung test what the guest's watchdog saw, a hung guest where its vCPU
+# was (QEMU's monitor), and the instruction-counting mode is repeatable.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 kernel=build/kernel/stock/bzImage initrd=build/initramfs.cpio
@@ -31,6 +31,7 @@ boot 120 lab.tests=boot lab.break=panic
 expect "a kernel panic is reported as such" 64 'KERNEL PANIC'
 boot 20 lab.tests=boot lab.break=hang
 expect "a hung guest is reported as such" 65 'GUEST HANG'
+expect "a hung guest's vCPU state is read before the timeout" 65 'qemu-state: sample 3: RIP=[0-9a-f]* ([a-z_]'
 boot 60 lab.tests=boot lab.break=hang-test lab.watchdog=5
 expect "a hung test is reported as such" 65 'GUEST HANG'
 expect "the watchdog shows a hung test's output so far" 65 \

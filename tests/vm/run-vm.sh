@@ -103,8 +103,21 @@ fi
 set +e
 raw=$tmp/console.raw
 : >"$raw"
-timeout -k 5 "$TIMEOUT" "${qemu[@]}" -serial "file:$raw" -serial null </dev/null 2>"$tmp/qemu.err" &
+timeout -k 5 "$TIMEOUT" "${qemu[@]}" -serial "file:$raw" -serial null \
+	-monitor "unix:$tmp/monitor,server=on,wait=off" </dev/null 2>"$tmp/qemu.err" &
 qpid=$!
+# Just before the timeout: what the vCPU is doing (qemu-state.py), for a
+# hang that leaves the guest no way to say it (an idle guest whose timer
+# never fires, or a spin with interrupts off).
+vmlinux=$(dirname "$KERNEL")/vmlinux
+[ -r "$vmlinux" ] || vmlinux=
+{
+	trap 'kill $! 2>/dev/null; exit 0' TERM
+	sleep $((TIMEOUT > 10 ? TIMEOUT - 5 : TIMEOUT / 2)) &
+	wait $! || exit 0
+	"$(dirname "$0")/qemu-state.py" "$tmp/monitor" $vmlinux >"$tmp/state" 2>&1
+} &
+spid=$!
 tail -n +1 -s 0.2 -f --pid=$qpid "$raw" | tr -d '\r' | tee "$LOG" |
 	awk -v quiet="$quiet" '
 		# Quiet: from LAB-START on, everything the guest prints;
@@ -115,6 +128,8 @@ tail -n +1 -s 0.2 -f --pid=$qpid "$raw" | tr -d '\r' | tee "$LOG" |
 			print "vm| " $0; fflush() }'
 wait $qpid
 qrc=$?
+kill $spid 2>/dev/null
+wait $spid 2>/dev/null
 set -e
 
 verdict=$(sed -n 's/^LAB-EXIT: \([0-9]\{1,3\}\)$/\1/p' "$LOG" | tail -n 1)
@@ -128,6 +143,10 @@ if grep -q 'Kernel panic' "$LOG"; then
 fi
 if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
 	echo "vm: GUEST HANG: no verdict after ${TIMEOUT}s (log: $LOG)" >&2
+	if [ -s "$tmp/state" ]; then
+		cat "$tmp/state" >>"$LOG"
+		sed 's/^/vm: /' "$tmp/state" >&2
+	fi
 	exit 65
 fi
 if [ -s "$tmp/qemu.err" ] && [ ! -s "$LOG" ]; then
