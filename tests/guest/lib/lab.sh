@@ -18,6 +18,11 @@
 #   held "what" CMD...           control, then expect_eperm
 # Each says 0 when its line passed.
 #
+# Pins:
+#   pins [DIR]                   a digest of what is pinned below DIR
+#                                (default lsmctl's, /sys/fs/bpf/lsmlab),
+#                                to show a command changed nothing
+#
 # Backends:
 #   each_backend "$@"            first thing in a test that takes the
 #                                backend as $1: with one, $backend is it;
@@ -32,6 +37,8 @@ check() {
 	shift
 	if _out=$("$@" 2>&1); then ok "$_what"; else not_ok "$_what" "$_out"; fi
 }
+
+pins() { ls -R "${1:-/sys/fs/bpf/lsmlab}" 2>&1 | md5sum; }
 
 lab_out=/tmp/.lab-out.$$
 in_cg() {

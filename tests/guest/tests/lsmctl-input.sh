@@ -14,7 +14,6 @@ mkdir -p $cg $d
 echo secret >$d/secret
 printf 'name: working\nrules:\n  - files: %s\n    access: read\n    action: deny\n' $d/secret >$d/working.yaml
 check "apply a working policy" $L apply $d/working.yaml --cgroup $cg --backend $backend
-pins() { ls -R /sys/fs/bpf/lsmlab | md5sum; }
 before=$(pins)
 still_fine() { # WHAT: the pins are as they were and the policy denies
 	if [ "$(pins)" != "$before" ]; then

@@ -28,7 +28,6 @@ echo "$out" | sed 's/^/# /'
 json=$($L probe -j 2>&1)
 echo "# $json"
 has() { echo "$json" | grep -q "$1"; }
-pins() { ls -R /sys/fs/bpf 2>&1 | md5sum; }
 links() { bpftool link list 2>&1 | grep -c '^[0-9]*: '; }
 
 has "\"hook_slots\":$slots," && ok "$LAB_VARIANT: $slots lsm_cgroup hook slots" ||
@@ -54,13 +53,13 @@ if [ $active = 0 ]; then
 	mkdir -p $cg
 	printf 'name: probe\nself_protection: off\nrules:\n  - ptrace: deny\n' >/tmp/probe.yaml
 	for b in cgroup global; do
-		before=$(pins) links_before=$(links)
+		before=$(pins /sys/fs/bpf) links_before=$(links)
 		err=$($L apply /tmp/probe.yaml --cgroup $cg --backend $b 2>&1)
 		rc=$?
 		[ $rc -eq 4 ] && echo "$err" | grep -q "BPF LSM is not active.*boot with $want" &&
 			ok "$b: apply exits 4, saying to boot with $want" ||
 			not_ok "$b: apply exits 4, saying to boot with $want" "status $rc: $err"
-		[ "$(pins)" = "$before" ] && ok "$b: nothing pinned" || not_ok "$b: nothing pinned"
+		[ "$(pins /sys/fs/bpf)" = "$before" ] && ok "$b: nothing pinned" || not_ok "$b: nothing pinned"
 		links_now=$(links)
 		[ "$links_now" = "$links_before" ] && ok "$b: no BPF link left ($links_now)" ||
 			not_ok "$b: no BPF link left" "$links_before, then $links_now"

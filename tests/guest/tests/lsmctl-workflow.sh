@@ -29,7 +29,6 @@ rules:
     access: read
     action: deny
 Y
-pins() { ls -R /sys/fs/bpf/lsmlab 2>&1 | md5sum; }
 json_ok() { # json_ok "what" KEY OUTPUT
 	if echo "$3" | $J -k "$2" 2>/tmp/wf-jc; then ok "$1: JSON with \"$2\""; else
 		not_ok "$1: JSON with \"$2\"" "$(cat /tmp/wf-jc)"; fi
