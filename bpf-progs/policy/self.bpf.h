@@ -70,36 +70,6 @@ static __always_inline __u32 proc_pid_of(struct dentry *d)
 }
 
 /*
- * Character devices by allow-list: a device is the machine's, and what
- * an open reaches is whatever its driver does (keystrokes typed
- * outside read from an input device, or typed into every session
- * through uinput and uhid; the kernel's log written by /dev/kmsg;
- * watchdogs, TPMs, tun devices in init_net, FUSE). Open: the memory
- * devices with nothing behind them (null, zero, full, random,
- * urandom), /dev/kmsg for reading, terminals (their ioctls pass the
- * guard's allow-list, and writing to one is output, not its input),
- * /dev/tty, /dev/console, /dev/ptmx and ptys.
- */
-static __always_inline int chardev_allowed(dev_t rdev, unsigned int mode)
-{
-	unsigned int major = LAB_MAJOR(rdev), minor = LAB_MINOR(rdev);
-
-	switch (major) {
-	case MEM_MAJOR:
-		return minor == NULL_MINOR || minor == ZERO_MINOR || minor == FULL_MINOR ||
-		       minor == RANDOM_MINOR || minor == URANDOM_MINOR ||
-		       (minor == KMSG_MINOR && !(mode & FMODE_WRITE));
-	case TTY_MAJOR:			/* virtual consoles, serial ports */
-		return 1;
-	case TTYAUX_MAJOR:
-		/* /dev/tty, /dev/console, /dev/ptmx; not 5:3, ttyprintk (the kernel's log) */
-		return minor <= 2;
-	}
-	/* pty masters and slaves */
-	return major >= UNIX98_PTY_MASTER_MAJOR && major < UNIX98_PTY_SLAVE_MAJOR + 8;
-}
-
-/*
  * The cgroup of the task a /proc/PID (or /proc/PID/task/TID) file is
  * about: its proc_inode's pid, that pid's task. NULL once it is gone.
  */
@@ -113,53 +83,6 @@ static __always_inline struct cgroup *proc_task_cgroup(struct inode *inode)
 		return NULL;
 	task = (void *)first - bpf_core_field_offset(struct task_struct, pid_links);
 	return BPF_CORE_READ(task, cgroups, dfl_cgrp);
-}
-
-/*
- * File systems a guarded task may open files on for writing (cgroup2
- * and proc are judged file by file below): those that hold files,
- * on disks, in memory or over the network, and the kernel's internal
- * ones behind /proc/self/fd (pipes, sockets, anonymous inodes), and
- * POSIX message queues (as SysV IPC's objects: docs/threat-model.md).
- * Every other file system's files are the machine's knobs: sysfs,
- * securityfs, configfs, debugfs, tracefs, a cgroup v1 hierarchy's
- * release_agent, binfmt_misc, efivarfs, pstore, fusectl (a connection's
- * abort, max_background), nfsd, resctrl, selinuxfs and smackfs, and any
- * file system not listed here.
- */
-static __always_inline int fs_writable(unsigned long magic)
-{
-	switch (magic) {
-	case 0xEF53:		/* ext2, ext3, ext4 */
-	case 0x58465342:	/* xfs */
-	case 0x9123683E:	/* btrfs */
-	case 0xF2F52010:	/* f2fs */
-	case 0x2FC12FC1:	/* zfs */
-	case 0x52654973:	/* reiserfs */
-	case 0x3153464a:	/* jfs */
-	case 0x3434:		/* nilfs2 */
-	case 0x15013346:	/* udf */
-	case 0x00c36400:	/* ceph */
-	case 0x4d44:		/* vfat, msdos */
-	case 0x2011BAB0:	/* exfat */
-	case 0x7366746e:	/* ntfs3 */
-	case 0x01021994:	/* tmpfs, devtmpfs, /dev/shm */
-	case 0x858458f6:	/* ramfs, the initramfs' rootfs */
-	case 0x958458f6:	/* hugetlbfs */
-	case 0x794c7630:	/* overlayfs */
-	case 0x65735546:	/* FUSE and virtiofs: a daemon's files */
-	case 0x01021997:	/* 9p */
-	case 0x6969:		/* NFS */
-	case 0xFF534D42:	/* CIFS */
-	case 0xFE534D42:	/* SMB2 */
-	case 0x50495045:	/* pipefs: a pipe reopened by /proc/self/fd */
-	case 0x534F434B:	/* sockfs */
-	case 0x09041934:	/* anon_inodefs */
-	case 0x5345434d:	/* secretmem */
-	case 0x19800202:	/* mqueue: an IPC namespace's own (the machine's is refused) */
-		return 1;
-	}
-	return 0;
 }
 
 /*
