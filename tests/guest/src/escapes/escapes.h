@@ -20,7 +20,10 @@
  * scope allow-lists let through), review6.c (the scope checks of issue
  * #24's eleventh session), review7.c (the twelfth session's allow-lists:
  * TCP_REPAIR, the connector, raw ICMP's errors, vsock), review8.c (the
- * thirteenth session's socket_sendmsg: the compat entry's cmsgs); harness.c runs and
+ * thirteenth session's socket_sendmsg: the compat entry's cmsgs), review9.c
+ * (kernel objects shared with the outside off the guard's hooks: a file's
+ * attributes that hand the machine to a user outside, the session's
+ * autogroup, root's keyrings, locks); harness.c runs and
  * records the attempts, fixture.c sets up and tears down.
  *
  * Each attempt is one TAP line that says what was tried and how it
@@ -225,6 +228,7 @@ void test_review5(void);	/* review5.c */
 void test_review6(void);	/* review6.c */
 void test_review7(void);	/* review7.c */
 void test_review8(void);	/* review8.c */
+void test_review9(void);	/* review9.c */
 void climb_cleanup(void);
 
 #endif /* LAB_ESCAPES_H */

@@ -432,6 +432,7 @@ static const struct {
 	{ "review6", test_review6 },
 	{ "review7", test_review7 },
 	{ "review8", test_review8 },
+	{ "review9", test_review9 },
 	{ "more", test_more },
 };
 
