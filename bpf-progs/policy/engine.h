@@ -122,7 +122,10 @@ enum lab_hook {
 	X(sem_alloc_security)		\
 	X(sem_free_security)		\
 	X(sem_semctl)			\
-	X(socket_create)
+	X(socket_create)		\
+	X(inode_setxattr)		\
+	X(inode_removexattr)		\
+	X(inode_mknod)
 
 #define LAB_GUARD_ENUM(hook)	LAB_GUARD_##hook,
 enum lab_guard_hook {

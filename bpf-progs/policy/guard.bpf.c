@@ -374,6 +374,46 @@ static __always_inline int guard_cgroup_dir(__u16 hook, struct inode *dir, struc
 	return guard(&req);
 }
 
+/*
+ * What a file lets users do is in its mode, owner and ACL, and a
+ * guarded root owns every file root made, outside too: changed, they
+ * hand a user outside, whom nothing guards, what the subtree reaches
+ * or more. So they are an allow-list (attrs_movable()): a guarded task
+ * changes them on regular files, directories and symlinks of the file
+ * systems that hold data (fs_writable(): what its rules govern), and
+ * nowhere else: not on a device node (/dev/vda made 0666: the disk's
+ * blocks, past every file rule, for every user), a socket or a FIFO
+ * (a service's door: /run/docker.sock made 0666 is root for every
+ * user), nor on the machine's knobs (sysfs, /proc/sys, bpffs and its
+ * policy's pins, cgroup2's cgroup.procs). The machine's POSIX message
+ * queues are refused whole: through a mount made outside (/dev/mqueue),
+ * chmod() 0666 would hand a service's queue to every user.
+ */
+#define LAB_ATTR_MODE_OWNER	(1 << 0 | 1 << 1 | 1 << 2)	/* ATTR_MODE, ATTR_UID, ATTR_GID */
+#define LAB_ATTR_MODE		(1 << 0)
+
+static __always_inline int attrs_movable(struct dentry *dentry)
+{
+	struct inode *inode = dentry->d_inode;
+	umode_t fmt = inode ? inode->i_mode & S_IFMT : 0;
+
+	if (fmt != S_IFREG && fmt != S_IFDIR && fmt != S_IFLNK)
+		return 0;
+	return fs_writable(dentry->d_sb->s_magic);
+}
+
+/*
+ * A mode that gives whoever runs the file its owner's or group's
+ * rights: set by a guarded root on any file, it makes root of every
+ * user outside who may run it. (S_ISGID without group exec is
+ * mandatory locking, no privilege.)
+ */
+static __always_inline int mode_privileged(umode_t mode)
+{
+	return (mode & S_IFMT) != S_IFDIR &&
+	       ((mode & S_ISUID) || (mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP));
+}
+
 GUARD_PROG(inode_mkdir, struct inode *dir, struct dentry *dentry, umode_t mode)
 {
 	return guard_cgroup_dir(LAB_GUARD_inode_mkdir, dir, dentry);
@@ -399,9 +439,28 @@ GUARD_PROG(inode_link, struct dentry *old_dentry, struct inode *dir,
  */
 GUARD_PROG(inode_create, struct inode *dir, struct dentry *dentry, umode_t mode)
 {
-	if (!mqueue_of_machine(dir->i_sb))
-		return 0;
-	return guard_deny(LAB_GUARD_inode_create, 0, dentry);
+	if (mqueue_of_machine(dir->i_sb))
+		return guard_deny(LAB_GUARD_inode_create, 0, dentry);
+	if (mode_privileged(mode))
+		return guard_deny(LAB_GUARD_inode_create, mode, dentry);
+	return 0;
+}
+
+/*
+ * A device node is a way into a device: a guarded task makes none it
+ * could not open itself (no block device, a character device only of
+ * chardev_allowed()'s), so that no node of its making, 0666 or a
+ * user's, hands the disk or a knob to a user outside; and no file made
+ * setuid (mode_privileged()).
+ */
+GUARD_PROG(inode_mknod, struct inode *dir, struct dentry *dentry, umode_t mode, dev_t dev)
+{
+	umode_t fmt = mode & S_IFMT;
+
+	if (fmt == S_IFBLK || (fmt == S_IFCHR && !chardev_allowed(dev, FMODE_READ | FMODE_WRITE)) ||
+	    mode_privileged(mode))
+		return guard_deny(LAB_GUARD_inode_mknod, mode, dentry);
+	return 0;
 }
 
 GUARD_PROG(inode_unlink, struct inode *dir, struct dentry *dentry)
@@ -436,27 +495,70 @@ GUARD_PROG(inode_rename, struct inode *old_dir, struct dentry *old_dentry,
 	return guard_bpffs(LAB_GUARD_inode_rename, old_dentry);
 }
 
-/*
- * Modes and owners on bpffs and cgroup2 stay as they are: a guarded
- * root could otherwise hand its policy's pins, or a cgroup.procs, to a
- * user outside, whom nothing guards (ATTR_MODE, ATTR_UID, ATTR_GID).
- * The machine's POSIX message queues are refused whole, their
- * attributes too: through a mount of their filesystem made outside
- * (/dev/mqueue), chmod() 0666 would hand a service's queue to every
- * user, chmod() 0 or chown() take it from its service.
- */
-#define LAB_ATTR_MODE_OWNER	(1 << 0 | 1 << 1 | 1 << 2)
-
 GUARD_PROG(inode_setattr, struct dentry *dentry, struct iattr *attr)
 {
-	unsigned long magic = dentry->d_sb->s_magic;
 	unsigned int valid = attr->ia_valid & LAB_ATTR_MODE_OWNER;
+	umode_t mode;
 
 	if (mqueue_of_machine(dentry->d_sb))
 		return guard_deny(LAB_GUARD_inode_setattr, attr->ia_valid, dentry);
-	if (!valid || (magic != BPF_FS_MAGIC && magic != CGROUP2_SUPER_MAGIC))
+	if (!valid)
 		return 0;
-	return guard_deny(LAB_GUARD_inode_setattr, valid, dentry);
+	if (!attrs_movable(dentry))
+		return guard_deny(LAB_GUARD_inode_setattr, valid, dentry);
+	/* the mode it is to have, of the file's own type */
+	mode = (attr->ia_mode & ~S_IFMT) | (dentry->d_inode->i_mode & S_IFMT);
+	if ((valid & LAB_ATTR_MODE) && mode_privileged(mode))
+		return guard_deny(LAB_GUARD_inode_setattr, mode, dentry);
+	return 0;
+}
+
+/*
+ * Extended attributes: security.* is the machine's (a file capability,
+ * security.capability, makes whoever runs the file privileged; SELinux,
+ * Smack and AppArmor labels, IMA and EVM values decide for every task),
+ * never set or removed by a guarded task; an ACL (system.posix_acl_*)
+ * is a mode, as movable as the mode is (attrs_movable()). The rest
+ * (user.*, trusted.*) is the file's data.
+ */
+#define LAB_XATTR_PREFIX	24	/* read of a name: the longest prefix asked, and a NUL */
+
+static __always_inline int starts_with(const char *buf, const char *lit, int len)
+{
+#pragma unroll
+	for (int i = 0; i < LAB_XATTR_PREFIX - 1; i++) {
+		if (i == len)
+			return 1;
+		if (buf[i] != lit[i])
+			return 0;
+	}
+	return 0;
+}
+#define STARTS_WITH(buf, lit)	starts_with(buf, lit, sizeof(lit) - 1)
+
+static __always_inline int xattr_denies(__u16 hook, struct dentry *dentry, const char *name)
+{
+	char buf[LAB_XATTR_PREFIX] = {};
+
+	if (bpf_probe_read_kernel_str(buf, sizeof(buf), name) < 0)
+		return guard_deny(hook, 0, dentry);
+	if (STARTS_WITH(buf, "security."))
+		return guard_deny(hook, 0, dentry);
+	if (STARTS_WITH(buf, "system.posix_acl_") && !attrs_movable(dentry))
+		return guard_deny(hook, 0, dentry);
+	return 0;
+}
+
+GUARD_PROG(inode_setxattr, struct user_namespace *mnt_userns, struct dentry *dentry,
+	   const char *name, const void *value, size_t size, int flags)
+{
+	return xattr_denies(LAB_GUARD_inode_setxattr, dentry, name);
+}
+
+GUARD_PROG(inode_removexattr, struct user_namespace *mnt_userns, struct dentry *dentry,
+	   const char *name)
+{
+	return xattr_denies(LAB_GUARD_inode_removexattr, dentry, name);
 }
 
 GUARD_PROG(file_lock, struct file *file, unsigned int cmd)

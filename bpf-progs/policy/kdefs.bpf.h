@@ -88,6 +88,10 @@
 #define S_IFBLK			0060000
 #define S_IFCHR			0020000
 #define S_IFSOCK		0140000
+#define S_IFLNK			0120000
+#define S_ISUID			0004000
+#define S_ISGID			0002000
+#define S_IXGRP			00010
 
 /* uapi/linux/major.h, drivers/char/mem.c: /dev/mem 1:1 ... /dev/kmsg 1:11 */
 #define MEM_MAJOR		1

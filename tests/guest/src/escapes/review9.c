@@ -6,11 +6,12 @@
  * policy, where it must get through.
  *
  * Class 1, handing the machine to a user outside by a file's attributes.
- * The guard judges inode_setattr on bpffs, cgroup2 and the machine's
+ * The guard judged inode_setattr on bpffs, cgroup2 and the machine's
  * mqueue only (a pin or a cgroup.procs handed to a user outside, whom
  * nothing guards), and no inode_setxattr or device node made by mknod at
- * all; root inside owns every root-made file, and CAP_CHOWN, CAP_FOWNER,
- * CAP_MKNOD and CAP_SETFCAP are on its allow-list. What it hands over is
+ * all (closed since by an allow-list: test_attr_scope()); root inside
+ * owns every root-made file, and CAP_CHOWN, CAP_FOWNER, CAP_MKNOD and
+ * CAP_SETFCAP are on its allow-list. What it hands over is
  * what the guard refuses the subtree itself. After each attempt an
  * unprivileged task outside (nobody, 65534, in the root cgroup) tries
  * the object, before and after, to show what crossed:
@@ -53,13 +54,13 @@
  *   0600 lock file made outside, by a read-only descriptor; it holds
  *   every task outside that locks it for as long as the subtree wants,
  *   longer than the lease (F_SETLEASE) the guard refuses for that reason.
- *   file_lock judges bpffs only. A limit POLICY.md does not name.
+ *   file_lock judges bpffs only. A limit (docs/threat-model.md).
  * Class 6, counts uid 0 shares with root outside: inotify instances
  *   (max_user_instances, 128, counted per uid of the initial user
  *   namespace, and charged there from a user namespace below too) made
  *   inside until EMFILE, held while root outside makes one: EMFILE. No
  *   LSM hook sees inotify_init (nor fanotify_init's groups). A limit
- *   POLICY.md does not name.
+ *   (docs/threat-model.md).
  */
 #define _GNU_SOURCE
 #include <grp.h>
@@ -68,6 +69,7 @@
 #include <sys/inotify.h>
 #include <sys/resource.h>
 #include <sys/sysmacros.h>
+#include <sys/un.h>
 #include <sys/xattr.h>
 
 #include "escapes.h"
@@ -78,6 +80,9 @@
 #define R9_FCAP		R9_DIR "/bpftool-fcap"
 #define R9_NODE		R9_DIR "/disk"
 #define R9_LOCK		R9_DIR "/service.lock"
+#define R9_MADE		R9_DIR "/made"
+#define R9_FIFO		R9_DIR "/fifo"
+#define R9_SOCK		R9_DIR "/service.sock"
 #define R9_KEY		"lab-r9-outside"
 #define R9_UPCALL	R9_DIR "/upcall"	/* where the helper writes its cgroup */
 #define REQUEST_KEY	"/sbin/request-key"
@@ -366,6 +371,129 @@ static void test_handovers(const char *m)
 	}
 }
 
+/*
+ * --- class 1, the allow-list both ways -----------------------------------
+ *
+ * The fix (the guard's attrs_movable() and mode_privileged()): refused
+ * the other ways into the same class, a file made setuid (open()'s
+ * mode), a character device off the allow-list made by mknod(), a
+ * service's socket made outside (chmod 0666: its door for every user);
+ * kept what a subtree does to its own files: the modes and owners of
+ * regular files, a /dev/null of its own, a FIFO. (No extended attribute
+ * is left to show on 6.1's tmpfs: it has no user.*, and trusted.* asks
+ * CAP_SYS_ADMIN, which the guard's capability allow-list refuses.)
+ */
+
+static void undo_made(void)
+{
+	unlink(R9_MADE);
+	unlink(R9_NODE);
+	unlink(R9_FIFO);
+	chmod(R9_SOCK, 0600);
+}
+
+static int p_create_suid(const void *arg)
+{
+	int fd;
+
+	(void)arg;
+	umask(0);
+	fd = open(R9_MADE, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 04755);
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+/* /dev/mem, 1:1: the machine's memory */
+static int p_mknod_mem(const void *arg)
+{
+	(void)arg;
+	return mknod(R9_NODE, S_IFCHR | 0600, makedev(1, 1)) ? errno : 0;
+}
+
+static int p_sock_chmod(const void *arg)
+{
+	(void)arg;
+	return chmod(R9_SOCK, 0666) ? errno : 0;
+}
+
+/* What stays the subtree's: 0 when every step worked. */
+static int p_own_attrs(const void *arg)
+{
+	int fd;
+
+	(void)arg;
+	umask(0);
+	fd = open(R9_MADE, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return errno;
+	close(fd);
+	if (chmod(R9_MADE, 0755))
+		return tap_note("chmod() 0755: %s", strerror(errno)), errno;
+	if (chown(R9_MADE, NOBODY, NOBODY))
+		return tap_note("chown() 65534: %s", strerror(errno)), errno;
+	if (mknod(R9_NODE, S_IFCHR | 0666, makedev(1, 3)))
+		return tap_note("mknod() 1:3: %s", strerror(errno)), errno;
+	if (mkfifo(R9_FIFO, 0600))
+		return tap_note("mkfifo(): %s", strerror(errno)), errno;
+	return 0;
+}
+
+/* A service's socket, bound outside (by the runner), root's 0600. */
+static int make_service_socket(void)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX, .sun_path = R9_SOCK };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), err = 0;
+
+	if (fd < 0)
+		return errno;
+	unlink(R9_SOCK);
+	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) || chmod(R9_SOCK, 0600))
+		err = errno;
+	close(fd);
+	return err;
+}
+
+static void test_attr_scope(const char *m)
+{
+	static const struct {
+		const char *what, *why;
+		probe_fn fn;
+	} refused[] = {
+		{ "open(O_CREAT) a file with mode 04755 (set-user-ID)",
+		  "a file made setuid is root for every user outside who runs it "
+		  "(inode_create: mode_privileged())", p_create_suid },
+		{ "mknod() /dev/mem (1:1) in " R9_DIR,
+		  "a character device off the allow-list, made inside, is every user's outside "
+		  "(inode_mknod)", p_mknod_mem },
+		{ "chmod() 0666 a service's socket bound outside (" R9_SOCK ")",
+		  "a socket's mode is its service's door (inode_setattr: not a regular file, "
+		  "directory or symlink)", p_sock_chmod },
+	};
+	size_t i;
+	int rc, err = make_service_socket();
+
+	if (err)
+		tap_result(0, "bind %s outside: %s", R9_SOCK, strerror(err));
+	for (i = 0; i < ARRAY_SIZE(refused); i++) {
+		if (err && refused[i].fn == p_sock_chmod)
+			continue;
+		rc = control(cg.ctl, refused[i].what, refused[i].fn, NULL);
+		undo_made();
+		if (rc)
+			continue;
+		attempt(m, HOLD, false, refused[i].what, refused[i].why, refused[i].fn, NULL);
+		undo_made();
+	}
+	rc = probe_pid(m, p_own_attrs, NULL, NULL);
+	undo_made();
+	tap_result(rc == 0, "kept inside %s: a file of its own made 0600, chmod() 0755, chown() "
+		   "65534; a /dev/null (1:3) and a FIFO made (got %s)", m,
+		   errname(rc));
+	unlink(R9_SOCK);
+}
+
 /* --- class 2: /proc/self/autogroup ---------------------------------------- */
 
 /* This task's autogroup's nice value, or -100. */
@@ -536,7 +664,7 @@ static void test_counts(const char *m)
 	if (rc)
 		return;
 	rc = inotify_starve(m);
-	verdict(m, GAP, what, why, "root outside got EMFILE", rc);
+	verdict(m, DOC, what, why, "root outside got EMFILE", rc);
 }
 
 /* --- classes 3-5: keyrings, scheduling, locks ------------------------------ */
@@ -663,6 +791,7 @@ void test_review9(void)
 		return;
 	}
 	test_handovers(m);
+	test_attr_scope(m);
 	test_autogroup(m);
 	test_counts(m);
 	test_keyring(m);
@@ -674,7 +803,7 @@ void test_review9(void)
 	if (err) {
 		tap_result(0, "make %s: %s", R9_LOCK, strerror(err));
 	} else {
-		attempt(m, GAP, true, "flock(LOCK_EX) a root 0600 lock file made outside, by a "
+		attempt(m, DOC, true, "flock(LOCK_EX) a root 0600 lock file made outside, by a "
 			"read-only descriptor",
 			"a lock on a file it may read holds every task outside that locks it, "
 			"longer than the lease the guard refuses (file_lock judges bpffs only)",
