@@ -402,18 +402,6 @@ static __always_inline int attrs_movable(struct dentry *dentry)
 	return fs_writable(dentry->d_sb->s_magic);
 }
 
-/*
- * A mode that gives whoever runs the file its owner's or group's
- * rights: set by a guarded root on any file, it makes root of every
- * user outside who may run it. (S_ISGID without group exec is
- * mandatory locking, no privilege.)
- */
-static __always_inline int mode_privileged(umode_t mode)
-{
-	return (mode & S_IFMT) != S_IFDIR &&
-	       ((mode & S_ISUID) || (mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP));
-}
-
 GUARD_PROG(inode_mkdir, struct inode *dir, struct dentry *dentry, umode_t mode)
 {
 	return guard_cgroup_dir(LAB_GUARD_inode_mkdir, dir, dentry);
@@ -1055,7 +1043,10 @@ GUARD_PROG(move_mount, const struct path *from_path, const struct path *to_path)
  * Capabilities over the machine's namespaces, by allow-list: those whose
  * object is the task's own or is judged by a hook of its own here or
  * in the rules (files: the DAC and ownership ones, MKNOD, LEASE,
- * LINUX_IMMUTABLE; tasks: KILL, SYS_PTRACE; the network: NET_*; its
+ * LINUX_IMMUTABLE, not FSETID: without it the kernel clears a setuid
+ * or setgid bit when a guarded task writes the file, as for any user,
+ * so that nothing it writes keeps a privilege made outside; tasks:
+ * KILL, SYS_PTRACE; the network: NET_*; its
  * credentials: SETUID, SETGID, SETPCAP, SETFCAP; SYS_CHROOT, IPC_*,
  * AUDIT_WRITE (a record as itself)). Every other
  * one is the machine's: modules, raw I/O, reboot, the clock and alarms,
@@ -1070,7 +1061,7 @@ GUARD_PROG(move_mount, const struct path *from_path, const struct path *to_path)
 #define CAPS_OF_ITS_OWN							\
 	(BIT_ULL(CAP_CHOWN) | BIT_ULL(CAP_DAC_OVERRIDE) |		\
 	 BIT_ULL(CAP_DAC_READ_SEARCH) | BIT_ULL(CAP_FOWNER) |		\
-	 BIT_ULL(CAP_FSETID) | BIT_ULL(CAP_KILL) | BIT_ULL(CAP_SETGID) |	\
+	 BIT_ULL(CAP_KILL) | BIT_ULL(CAP_SETGID) |			\
 	 BIT_ULL(CAP_SETUID) | BIT_ULL(CAP_SETPCAP) |			\
 	 BIT_ULL(CAP_LINUX_IMMUTABLE) | BIT_ULL(CAP_NET_BIND_SERVICE) |	\
 	 BIT_ULL(CAP_NET_BROADCAST) | BIT_ULL(CAP_NET_ADMIN) |		\

@@ -118,4 +118,16 @@ static __always_inline int fs_writable(unsigned long magic)
 	return 0;
 }
 
+/*
+ * A mode that gives whoever runs the file its owner's or group's
+ * rights: set by a guarded root on any file, it makes root of every
+ * user outside who may run it. (S_ISGID without group exec is
+ * mandatory locking, no privilege.)
+ */
+static __always_inline int mode_privileged(umode_t mode)
+{
+	return (mode & S_IFMT) != S_IFDIR &&
+	       ((mode & S_ISUID) || (mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP));
+}
+
 #endif /* LSMLAB_MACHINE_BPF_H */

@@ -143,6 +143,13 @@ static __always_inline __u8 self_at_open(struct file *file, struct cgroup **cgro
 
 	if (!inode)
 		return 0;
+	/*
+	 * O_TMPFILE makes a file with no inode_create in 6.1: a setuid
+	 * one, linked in or passed to a task outside, as the guard's
+	 * inode_create refuses (mode_privileged()).
+	 */
+	if ((file->f_flags & __O_TMPFILE) && mode_privileged(inode->i_mode))
+		return LAB_SELF_DENY;
 	if ((inode->i_mode & S_IFMT) == S_IFCHR)
 		return chardev_allowed(inode->i_rdev, mode) ? 0 : LAB_SELF_DENY;
 	/* a disk's blocks: every file on it, past every file rule */
