@@ -23,7 +23,9 @@
  * thirteenth session's socket_sendmsg: the compat entry's cmsgs), review9.c
  * (kernel objects shared with the outside off the guard's hooks: a file's
  * attributes that hand the machine to a user outside, the session's
- * autogroup, root's keyrings, locks); harness.c runs and
+ * autogroup, root's keyrings, locks), review10.c (around review9's
+ * attribute allow-list: O_TMPFILE, a setuid file written or linked, a
+ * serial port's node, a default ACL); harness.c runs and
  * records the attempts, fixture.c sets up and tears down.
  *
  * Each attempt is one TAP line that says what was tried and how it
@@ -229,6 +231,7 @@ void test_review6(void);	/* review6.c */
 void test_review7(void);	/* review7.c */
 void test_review8(void);	/* review8.c */
 void test_review9(void);	/* review9.c */
+void test_review10(void);	/* review10.c */
 void climb_cleanup(void);
 
 #endif /* LAB_ESCAPES_H */

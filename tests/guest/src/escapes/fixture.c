@@ -433,6 +433,7 @@ static const struct {
 	{ "review7", test_review7 },
 	{ "review8", test_review8 },
 	{ "review9", test_review9 },
+	{ "review10", test_review10 },
 	{ "more", test_more },
 };
 
