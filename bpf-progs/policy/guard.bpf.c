@@ -412,9 +412,22 @@ GUARD_PROG(inode_symlink, struct inode *dir, struct dentry *dentry, const char *
 	return guard_bpffs(LAB_GUARD_inode_symlink, dentry);
 }
 
+/*
+ * A setuid or setgid file stays where it was made: a link or a move
+ * takes it out of a folder that kept it from users outside.
+ */
+static __always_inline int privileged_file(struct dentry *dentry)
+{
+	struct inode *inode = dentry->d_inode;
+
+	return inode && mode_privileged(inode->i_mode);
+}
+
 GUARD_PROG(inode_link, struct dentry *old_dentry, struct inode *dir,
 	     struct dentry *new_dentry)
 {
+	if (privileged_file(old_dentry))
+		return guard_deny(LAB_GUARD_inode_link, old_dentry->d_inode->i_mode, new_dentry);
 	return guard_bpffs(LAB_GUARD_inode_link, new_dentry);
 }
 
@@ -435,18 +448,17 @@ GUARD_PROG(inode_create, struct inode *dir, struct dentry *dentry, umode_t mode)
 }
 
 /*
- * A device node is a way into a device: a guarded task makes none it
- * could not open itself (no block device, a character device only of
- * chardev_allowed()'s), so that no node of its making, 0666 or a
- * user's, hands the disk or a knob to a user outside; and no file made
- * setuid (mode_privileged()).
+ * A device node is a way into a device: a guarded task makes none but
+ * of the devices with nothing behind them (chardev_makeable()): no
+ * block device, no terminal line, so that no node of its making, 0666
+ * or a user's, hands the disk or a line to a user outside; and no file
+ * made setuid or setgid (mode_privileged()).
  */
 GUARD_PROG(inode_mknod, struct inode *dir, struct dentry *dentry, umode_t mode, dev_t dev)
 {
 	umode_t fmt = mode & S_IFMT;
 
-	if (fmt == S_IFBLK || (fmt == S_IFCHR && !chardev_allowed(dev, FMODE_READ | FMODE_WRITE)) ||
-	    mode_privileged(mode))
+	if (fmt == S_IFBLK || (fmt == S_IFCHR && !chardev_makeable(dev)) || mode_privileged(mode))
 		return guard_deny(LAB_GUARD_inode_mknod, mode, dentry);
 	return 0;
 }
@@ -480,6 +492,8 @@ GUARD_PROG(inode_rmdir, struct inode *dir, struct dentry *dentry)
 GUARD_PROG(inode_rename, struct inode *old_dir, struct dentry *old_dentry,
 	     struct inode *new_dir, struct dentry *new_dentry)
 {
+	if (privileged_file(old_dentry))
+		return guard_deny(LAB_GUARD_inode_rename, old_dentry->d_inode->i_mode, new_dentry);
 	return guard_bpffs(LAB_GUARD_inode_rename, old_dentry);
 }
 
@@ -509,7 +523,7 @@ GUARD_PROG(inode_setattr, struct dentry *dentry, struct iattr *attr)
  * is a mode, as movable as the mode is (attrs_movable()). The rest
  * (user.*, trusted.*) is the file's data.
  */
-#define LAB_XATTR_PREFIX	24	/* read of a name: the longest prefix asked, and a NUL */
+#define LAB_XATTR_PREFIX	32	/* read of a name: past the longest prefix asked, and a NUL */
 
 static __always_inline int starts_with(const char *buf, const char *lit, int len)
 {
@@ -532,7 +546,16 @@ static __always_inline int xattr_denies(__u16 hook, struct dentry *dentry, const
 		return guard_deny(hook, 0, dentry);
 	if (STARTS_WITH(buf, "security."))
 		return guard_deny(hook, 0, dentry);
-	if (STARTS_WITH(buf, "system.posix_acl_") && !attrs_movable(dentry))
+	if (!STARTS_WITH(buf, "system.posix_acl_"))
+		return 0;
+	/*
+	 * An ACL is a mode, and more: a default one is inherited by what a
+	 * service outside makes in the folder later (its socket, with the
+	 * named user's entry), an access one sets a setgid file's group
+	 * execute with no setattr. Neither on such files, no default one.
+	 */
+	if (!attrs_movable(dentry) || privileged_file(dentry) ||
+	    STARTS_WITH(buf, "system.posix_acl_default"))
 		return guard_deny(hook, 0, dentry);
 	return 0;
 }

@@ -119,15 +119,34 @@ static __always_inline int fs_writable(unsigned long magic)
 }
 
 /*
- * A mode that gives whoever runs the file its owner's or group's
- * rights: set by a guarded root on any file, it makes root of every
- * user outside who may run it. (S_ISGID without group exec is
- * mandatory locking, no privilege.)
+ * A file whose mode gives whoever runs it its owner's or group's
+ * rights: S_ISUID, or S_ISGID (without group execute it is no
+ * privilege yet, but an ACL's group entry adds the execute bit with no
+ * setattr, and 6.1 has no mandatory locking left to mean). The state
+ * is what the guard judges, however it is reached: made so, changed
+ * to, written, linked or moved (guard.bpf.c), opened for writing
+ * (self.bpf.h).
  */
 static __always_inline int mode_privileged(umode_t mode)
 {
-	return (mode & S_IFMT) != S_IFDIR &&
-	       ((mode & S_ISUID) || (mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP));
+	return (mode & S_IFMT) != S_IFDIR && (mode & (S_ISUID | S_ISGID));
+}
+
+/*
+ * The character devices a guarded task may make a node of (mknod):
+ * those with nothing behind them and the controlling terminal's
+ * aliases, fewer than it may open (chardev_allowed()): a node of a
+ * serial port or a virtual console, 0666, is every user's way into
+ * the line outside (its loopback, its keymap).
+ */
+static __always_inline int chardev_makeable(dev_t rdev)
+{
+	unsigned int major = LAB_MAJOR(rdev), minor = LAB_MINOR(rdev);
+
+	if (major == MEM_MAJOR)
+		return minor == NULL_MINOR || minor == ZERO_MINOR || minor == FULL_MINOR ||
+		       minor == RANDOM_MINOR || minor == URANDOM_MINOR;
+	return major == TTYAUX_MAJOR && (minor == 0 || minor == 2);	/* /dev/tty, /dev/ptmx */
 }
 
 #endif /* LSMLAB_MACHINE_BPF_H */

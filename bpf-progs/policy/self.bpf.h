@@ -144,11 +144,14 @@ static __always_inline __u8 self_at_open(struct file *file, struct cgroup **cgro
 	if (!inode)
 		return 0;
 	/*
-	 * O_TMPFILE makes a file with no inode_create in 6.1: a setuid
-	 * one, linked in or passed to a task outside, as the guard's
-	 * inode_create refuses (mode_privileged()).
+	 * A setuid or setgid file, for writing: what it is made to hold
+	 * runs with its owner's rights for every user outside (a write
+	 * keeps the bits through a shared mapping, and O_TRUNC, FICLONE and
+	 * copy_file_range need the same descriptor). O_TMPFILE opens for
+	 * writing too, and 6.1 makes its file with no inode_create.
 	 */
-	if ((file->f_flags & __O_TMPFILE) && mode_privileged(inode->i_mode))
+	if ((mode & FMODE_WRITE) && (inode->i_mode & S_IFMT) == S_IFREG &&
+	    mode_privileged(inode->i_mode))
 		return LAB_SELF_DENY;
 	if ((inode->i_mode & S_IFMT) == S_IFCHR)
 		return chardev_allowed(inode->i_rdev, mode) ? 0 : LAB_SELF_DENY;

@@ -4,7 +4,11 @@
  * attribute allow-list of 72cb510 (the guard's attrs_movable(),
  * mode_privileged(), inode_mknod): a confined root handing privilege or
  * a machine object to an unprivileged user outside (nobody, 65534, in
- * the root cgroup) through files. Each attempt runs first in the sibling
+ * the root cgroup) through files. Each got out at 72cb510; the guard
+ * now judges the state, a setuid or setgid file, however it is reached
+ * (mode_privileged(): made, changed, opened for writing, linked, moved,
+ * given an ACL), makes no node but of chardev_makeable()'s devices, and
+ * sets no default ACL. Each attempt runs first in the sibling
  * cgroup without a policy (the control), and nobody tries the object
  * before and after the attempt (an info line says both), as review9.c's
  * handover() does.
@@ -20,7 +24,8 @@
  *   program (bpftool here) as root for nobody;
  * - link() of a set-user-ID root file made outside in a 0700 directory
  *   (a helper kept from other users by its folder) to a name nobody
- *   reaches: inode_link judges bpffs only;
+ *   reaches: inode_link judges bpffs only; and its rename() there, the
+ *   same way out by inode_rename;
  * - mknod() of QEMU's second serial port (4:65, ttyS1) 0666:
  *   chardev_allowed() passes every TTY_MAJOR device to inode_mknod, and
  *   nobody opens the node and sets TIOCM_LOOP, which the guard refuses
@@ -250,6 +255,18 @@ static void undo_link(void)
 	unlink(R10_LINK);
 }
 
+static int p_rename_suid(const void *arg)
+{
+	(void)arg;
+	return rename(R10_PRIVSUID, R10_LINK) ? errno : 0;
+}
+
+/* back into its folder (after the control, or an escape) */
+static void undo_rename(void)
+{
+	rename(R10_LINK, R10_PRIVSUID);
+}
+
 static int p_mknod_tty(const void *arg)
 {
 	(void)arg;
@@ -431,6 +448,12 @@ void test_review10(void)
 		"(inode_link judges bpffs only)",
 		p_link_suid, undo_link, n_bpftool, R10_LINK,
 		"runs the link: bpftool prog show (CAP_SYS_ADMIN)", NULL, NULL,
+	}, renamesuid = {
+		"rename() a set-user-ID root bpftool made outside in a 0700 folder to " R10_LINK,
+		"a setuid root file kept from users by its folder, moved where they reach it "
+		"(inode_rename judged bpffs only)",
+		p_rename_suid, undo_rename, n_bpftool, R10_LINK,
+		"runs it there: bpftool prog show (CAP_SYS_ADMIN)", NULL, NULL,
 	}, tty = {
 		"mknod() ttyS1 (4:65) 0666 in " R10_DIR,
 		"a serial port's node made for every user (chardev_allowed() passes all of "
@@ -473,6 +496,7 @@ void test_review10(void)
 			skip(linksuid.what, "could not make the helper outside");
 		} else {
 			handover(m, &linksuid);
+			handover(m, &renamesuid);
 		}
 		unlink(R10_PRIVSUID);
 		rmdir(R10_PRIV);
