@@ -125,7 +125,10 @@ enum lab_hook {
 	X(socket_create)		\
 	X(inode_setxattr)		\
 	X(inode_removexattr)		\
-	X(inode_mknod)
+	X(inode_mknod)			\
+	X(mmap_file)			\
+	X(file_mprotect)		\
+	X(bprm_creds_from_file)
 
 #define LAB_GUARD_ENUM(hook)	LAB_GUARD_##hook,
 enum lab_guard_hook {

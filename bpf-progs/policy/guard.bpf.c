@@ -78,6 +78,31 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } ipc_inside SEC(".maps");
 
+/*
+ * Regular files whose privilege a guarded task could have shaped:
+ * their mode, owner or ACL changed, linked, moved, or mapped shared and
+ * writable (touch()). A file with capabilities made outside
+ * (security.capability, which 6.1's BPF cannot read) keeps them through
+ * all of these; bprm_creds_from_file refuses an exec that would gain
+ * privilege from one.
+ */
+struct lab_touched {
+	__u64 ino;
+	__u32 dev;
+	__u32 gen;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, LAB_MAX_TOUCHED);
+	__type(key, struct lab_touched);
+	__type(value, struct lab_ipc_inside);	/* the guarded cgroups that touched it */
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} touched SEC(".maps");
+
+static __always_inline int touch(struct inode *inode);
+
 /* Generic netlink families whose state is a network namespace's own: genl_own_denies() */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -428,7 +453,8 @@ GUARD_PROG(inode_link, struct dentry *old_dentry, struct inode *dir,
 {
 	if (privileged_file(old_dentry))
 		return guard_deny(LAB_GUARD_inode_link, old_dentry->d_inode->i_mode, new_dentry);
-	return guard_bpffs(LAB_GUARD_inode_link, new_dentry);
+	return guard_bpffs(LAB_GUARD_inode_link, new_dentry) ?:
+	       touch(old_dentry->d_inode);
 }
 
 /*
@@ -494,7 +520,8 @@ GUARD_PROG(inode_rename, struct inode *old_dir, struct dentry *old_dentry,
 {
 	if (privileged_file(old_dentry))
 		return guard_deny(LAB_GUARD_inode_rename, old_dentry->d_inode->i_mode, new_dentry);
-	return guard_bpffs(LAB_GUARD_inode_rename, old_dentry);
+	return guard_bpffs(LAB_GUARD_inode_rename, old_dentry) ?:
+	       touch(old_dentry->d_inode);
 }
 
 GUARD_PROG(inode_setattr, struct dentry *dentry, struct iattr *attr)
@@ -512,7 +539,7 @@ GUARD_PROG(inode_setattr, struct dentry *dentry, struct iattr *attr)
 	mode = (attr->ia_mode & ~S_IFMT) | (dentry->d_inode->i_mode & S_IFMT);
 	if ((valid & LAB_ATTR_MODE) && mode_privileged(mode))
 		return guard_deny(LAB_GUARD_inode_setattr, mode, dentry);
-	return 0;
+	return touch(dentry->d_inode);
 }
 
 /*
@@ -557,7 +584,7 @@ static __always_inline int xattr_denies(__u16 hook, struct dentry *dentry, const
 	if (!attrs_movable(dentry) || privileged_file(dentry) ||
 	    STARTS_WITH(buf, "system.posix_acl_default"))
 		return guard_deny(hook, 0, dentry);
-	return 0;
+	return touch(dentry->d_inode);
 }
 
 GUARD_PROG(inode_setxattr, struct user_namespace *mnt_userns, struct dentry *dentry,
@@ -1732,6 +1759,40 @@ static __always_inline int ipc_note(struct kern_ipc_perm *perm)
 	return bpf_map_update_elem(&ipc_inside, &key, &c.v, BPF_ANY) ? -ENOSPC : 0;
 }
 
+static __always_inline void touched_key(struct lab_touched *k, struct inode *inode)
+{
+	k->ino = inode->i_ino;
+	k->dev = inode->i_sb->s_dev;
+	k->gen = inode->i_generation;
+}
+
+/*
+ * @inode, a regular file, noted with the guarded cgroups of the current
+ * task, if any (no event: the caller decides). 0, or -EPERM when it
+ * cannot be noted (the map is full): what cannot be remembered is
+ * refused.
+ */
+static __always_inline int touch(struct inode *inode)
+{
+	struct ipc_collect c = {};
+	struct lab_touched k = {};
+	__u32 zero = 0;
+
+	if (!inode || (inode->i_mode & S_IFMT) != S_IFREG)
+		return 0;
+	c.levels = bpf_map_lookup_elem(&guard_levels, &zero);
+	if (!c.levels)
+		return 0;
+	c.mask = *(volatile __u32 *)&c.levels->mask;
+	if (!c.mask)
+		return 0;
+	bpf_loop(fls32(c.mask), ipc_collect_step, &c, 0);
+	if (!c.n)
+		return 0;
+	touched_key(&k, inode);
+	return bpf_map_update_elem(&touched, &k, &c.v, BPF_ANY) ? -EPERM : 0;
+}
+
 static __always_inline int ipc_judge(__u16 hook, struct kern_ipc_perm *perm, __u32 number)
 {
 	struct guard_req req = { .hook = hook, .ask = GUARD_IPC, .number = number };
@@ -1836,4 +1897,57 @@ GUARD_PROG(socket_create, int family, int type, int protocol, int kern)
 	if (BPF_CORE_READ(task, nsproxy, net_ns, net_cookie) != INIT_NET_COOKIE)
 		return 0;
 	return guard_deny(LAB_GUARD_socket_create, (__u32)family, NULL);
+}
+
+/*
+ * A file's bytes written through a shared mapping keep its capabilities
+ * (a write() strips them, file_remove_privs()): such a mapping by a
+ * guarded task, made or made writable, notes the file.
+ */
+GUARD_PROG(mmap_file, struct file *file, unsigned long reqprot, unsigned long prot,
+	   unsigned long flags)
+{
+	if (!file || !(prot & PROT_WRITE) || !(flags & MAP_SHARED))
+		return 0;
+	return touch(file->f_inode);
+}
+
+GUARD_PROG(file_mprotect, struct vm_area_struct *vma, unsigned long reqprot,
+	   unsigned long prot)
+{
+	struct file *file = vma->vm_file;
+
+	if (!file || !(prot & PROT_WRITE) || !(vma->vm_flags & VM_SHARED))
+		return 0;
+	return touch(file->f_inode);
+}
+
+/*
+ * Every exec on the machine: one that gains privilege (set-user-ID,
+ * set-group-ID or file capabilities: capability's hook, which runs
+ * first, set secureexec) from a file a guarded task touched is
+ * refused, whoever runs it: what the subtree shaped runs with no
+ * privilege it did not have.
+ */
+GUARD_PROG(bprm_creds_from_file, struct linux_binprm *bprm, struct file *file)
+{
+	struct guard_req req = { .hook = LAB_GUARD_bprm_creds_from_file, .ask = GUARD_DENY };
+	struct lab_touched k = {};
+	struct lab_ipc_inside *by;
+	struct lab_guard *g;
+	__u64 id;
+
+	if (!bprm->secureexec || !file)
+		return 0;
+	touched_key(&k, file->f_inode);
+	by = bpf_map_lookup_elem(&touched, &k);
+	if (!by)
+		return 0;
+	/* refused whoever runs it, reported as the first toucher's policy's */
+	id = by->guards[0];
+	g = bpf_map_lookup_elem(&guarded, &id);
+	req.dentry = file->f_path.dentry;
+	if (g)
+		guard_report(g, &req);
+	return -EPERM;
 }

@@ -93,6 +93,12 @@
 #define S_ISGID			0002000
 #define S_IXGRP			00010
 
+/* uapi/asm-generic/mman-common.h, linux/mm.h */
+#define PROT_WRITE		0x2
+#define MAP_SHARED		0x01
+#define MAP_SHARED_VALIDATE	0x03
+#define VM_SHARED		0x00000008
+
 /* uapi/linux/major.h, drivers/char/mem.c: /dev/mem 1:1 ... /dev/kmsg 1:11 */
 #define MEM_MAJOR		1
 #define NULL_MINOR		3

@@ -25,7 +25,8 @@
  * attributes that hand the machine to a user outside, the session's
  * autogroup, root's keyrings, locks), review10.c (around review9's
  * attribute allow-list: O_TMPFILE, a setuid file written or linked, a
- * serial port's node, a default ACL); harness.c runs and
+ * serial port's node, a default ACL), review11.c (a file with capabilities
+ * made outside, widened or mapped inside); harness.c runs and
  * records the attempts, fixture.c sets up and tears down.
  *
  * Each attempt is one TAP line that says what was tried and how it
@@ -197,6 +198,8 @@ void fill_addr(struct sockaddr_storage *ss, socklen_t *len, int family,
 void outsider_main(int sock);
 int ask_outsider(char req);
 int listener_takes(int l, const struct sockaddr *sa, socklen_t len);
+#define NOBODY	65534	/* the user outside every policy that review9.c on tries objects as */
+int as_nobody(probe_fn fn, const void *arg);
 int uring_init(struct uring *r);
 int uring_init_flags(struct uring *r, unsigned int flags);
 int uring_map(struct uring *r, int fd, const struct io_uring_params *params);
@@ -232,6 +235,7 @@ void test_review7(void);	/* review7.c */
 void test_review8(void);	/* review8.c */
 void test_review9(void);	/* review9.c */
 void test_review10(void);	/* review10.c */
+void test_review11(void);	/* review11.c */
 void climb_cleanup(void);
 
 #endif /* LAB_ESCAPES_H */

@@ -434,6 +434,7 @@ static const struct {
 	{ "review8", test_review8 },
 	{ "review9", test_review9 },
 	{ "review10", test_review10 },
+	{ "review11", test_review11 },
 	{ "more", test_more },
 };
 

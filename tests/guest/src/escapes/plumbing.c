@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <ftw.h>
+#include <grp.h>
 #include <netinet/in.h>
 #include <sys/mman.h>
 
@@ -421,4 +422,25 @@ int reopen_probe(const char *path, int flags, probe_fn use)
 	err = use(proc);
 	close(fd);
 	return err;
+}
+
+/* @fn(@arg) as nobody (uid and gid NOBODY, no groups), in the root cgroup: its status. */
+int as_nobody(probe_fn fn, const void *arg)
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return BROKEN;
+	if (pid == 0) {
+		alarm(LAB_PROBE_TIMEOUT);
+		if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY))
+			_exit(BROKEN);
+		_exit(fn(arg));
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return BROKEN;
+	return WEXITSTATUS(status);
 }

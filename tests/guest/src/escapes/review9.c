@@ -74,7 +74,6 @@
 
 #include "escapes.h"
 
-#define NOBODY		65534
 #define R9_DIR		"/tmp/lab-r9"
 #define R9_SUID		R9_DIR "/bpftool-suid"
 #define R9_FCAP		R9_DIR "/bpftool-fcap"
@@ -88,27 +87,6 @@
 #define REQUEST_KEY	"/sbin/request-key"
 
 /* --- nobody, outside every policy ---------------------------------------- */
-
-/* @fn(@arg) as nobody (uid and gid 65534, no groups), in the root cgroup: its status. */
-static int as_nobody(probe_fn fn, const void *arg)
-{
-	int status;
-	pid_t pid;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return BROKEN;
-	if (pid == 0) {
-		alarm(LAB_PROBE_TIMEOUT);
-		if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY))
-			_exit(BROKEN);
-		_exit(fn(arg));
-	}
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return BROKEN;
-	return WEXITSTATUS(status);
-}
 
 /* Run @arg (bpftool) "prog show", its output to /dev/null: 0 when it could list programs. */
 static int n_bpftool(const void *arg)
