@@ -405,8 +405,9 @@ static __always_inline int guard_cgroup_dir(__u16 hook, struct inode *dir, struc
  * hand a user outside, whom nothing guards, what the subtree reaches
  * or more. So they are an allow-list (attrs_movable()): a guarded task
  * changes them on regular files, directories and symlinks of the file
- * systems that hold data (fs_writable(): what its rules govern), and
- * nowhere else: not on a device node (/dev/vda made 0666: the disk's
+ * systems that hold data (fs_writable(): what its rules govern; not
+ * devtmpfs, whose folders hold the machine's nodes and services'
+ * sockets), and nowhere else: not on a device node (/dev/vda made 0666: the disk's
  * blocks, past every file rule, for every user), a socket or a FIFO
  * (a service's door: /run/docker.sock made 0666 is root for every
  * user), nor on the machine's knobs (sysfs, /proc/sys, bpffs and its
@@ -424,7 +425,7 @@ static __always_inline int attrs_movable(struct dentry *dentry)
 
 	if (fmt != S_IFREG && fmt != S_IFDIR && fmt != S_IFLNK)
 		return 0;
-	return fs_writable(dentry->d_sb->s_magic);
+	return fs_writable(dentry->d_sb->s_magic) && !devtmpfs(dentry->d_sb);
 }
 
 GUARD_PROG(inode_mkdir, struct inode *dir, struct dentry *dentry, umode_t mode)

@@ -119,6 +119,23 @@ static __always_inline int fs_writable(unsigned long magic)
 }
 
 /*
+ * devtmpfs, which shares tmpfs's magic number: the machine's device
+ * nodes and the sockets and links its services keep there (/dev/log),
+ * not data, whatever fs_writable() says of tmpfs.
+ */
+static __always_inline int devtmpfs(struct super_block *sb)
+{
+	char name[10] = {};
+	const char want[] = "devtmpfs";
+
+	bpf_probe_read_kernel_str(name, sizeof(name), BPF_CORE_READ(sb, s_type, name));
+	for (int i = 0; i < (int)sizeof(want); i++)	/* the NUL too */
+		if (name[i] != want[i])
+			return 0;
+	return 1;
+}
+
+/*
  * A file whose mode gives whoever runs it its owner's or group's
  * rights: S_ISUID, or S_ISGID (without group execute it is no
  * privilege yet, but an ACL's group entry adds the execute bit with no

@@ -23,6 +23,10 @@
  * Each with a sibling's control, where nobody's exec after the same
  * step still gets the capabilities (the sibling is not guarded), and
  * an exec by nobody of an untouched copy still works after both.
+ * And devtmpfs, which has tmpfs's magic number (a data file system to
+ * fs_writable()): chmod() 0777 of a folder of /dev made outside, which
+ * would let a user outside replace what a service keeps there (its
+ * socket, /dev/log), is refused; the guard tells it by its type's name.
  */
 #define _GNU_SOURCE
 #include <linux/capability.h>
@@ -34,6 +38,7 @@
 #define R11_DIR		"/tmp/lab-r11"
 #define R11_CAP		R11_DIR "/bpftool-cap"
 #define R11_UNTOUCHED	R11_DIR "/bpftool-cap-untouched"
+#define R11_DEVDIR	"/dev/lab-r11"	/* a service's folder in devtmpfs */
 
 /* A copy of bpftool at @path, mode @mode, with CAP_SYS_ADMIN; 0 or errno. */
 static int make_cap_copy(const char *path, mode_t mode)
@@ -91,6 +96,12 @@ static int p_map(const void *arg)
 		munmap(p, 4096);
 	close(fd);
 	return err;
+}
+
+static int p_devdir_chmod(const void *arg)
+{
+	(void)arg;
+	return chmod(R11_DEVDIR, 0777) ? errno : 0;
 }
 
 struct touching {
@@ -154,6 +165,14 @@ void test_review11(void)
 	}
 	for (i = 0; i < ARRAY_SIZE(steps); i++)
 		touched_then_run(m, &steps[i]);
+	if (mkdir(R11_DEVDIR, 0755) && errno != EEXIST) {
+		tap_result(0, "make %s: %s", R11_DEVDIR, strerror(errno));
+	} else {
+		attempt(m, HOLD, true, "chmod() 0777 a folder of devtmpfs made outside (" R11_DEVDIR ")",
+			"devtmpfs holds the machine's nodes and services' sockets: not a data file "
+			"system to attrs_movable()", p_devdir_chmod, NULL);
+		rmdir(R11_DEVDIR);
+	}
 	err = make_cap_copy(R11_UNTOUCHED, 0755);
 	tap_result(!err && as_nobody(n_run, R11_UNTOUCHED) == 0,
 		   "an untouched copy with CAP_SYS_ADMIN still runs for nobody (%s)", errname(err));
