@@ -79,7 +79,7 @@ TEST_PROGS := $(addprefix $(BUILD)/guest/test_progs/,test_progs expected-skips \
 vpath %.bpf.c $(sort $(dir $(BPF_SRCS)))
 
 .PHONY: all help deps deps-lsmctl kernels bpf guest initramfs loader lsmctl install uninstall fuzz fuzz-draft check \
-	host-test check-full check-debug check-load checkpatch bench bench-quick \
+	host-test check-full check-debug check-load check-userland deps-userland checkpatch bench bench-quick \
 	demo vm clean distclean FORCE
 .DELETE_ON_ERROR:
 
@@ -98,6 +98,12 @@ $(BUILD)/.deps: scripts/deps.sh
 deps-lsmctl: $(BUILD)/.deps-lsmctl
 $(BUILD)/.deps-lsmctl: scripts/deps.sh
 	@scripts/deps.sh lsmctl
+	@mkdir -p $(BUILD) && touch $@
+
+# what make check-userland adds: mmdebstrap for its Debian image
+deps-userland: $(BUILD)/.deps-userland
+$(BUILD)/.deps-userland: scripts/deps.sh
+	@scripts/deps.sh userland
 	@mkdir -p $(BUILD) && touch $@
 
 ## kernels       build the kernel variants in VARIANTS (default: stock lsm debian)
@@ -308,6 +314,11 @@ host-test: deps bpf guest initramfs loader
 check-debug: deps all $(KBUILD)/debug/bzImage
 	@HOST_TESTS=0 BOOTS="tests/boots tests/boots-debug" LIKE=lsm THEN=kernel-clean \
 		TIMEOUT=3600 tests/run.sh debug
+
+## check-userland  learn, check, apply and rerun real programs (nginx under systemd, git,
+##               python3, curl, a /proc reader) in a Debian 12 image on Debian's kernel
+check-userland: deps deps-userland $(KBUILD)/debian/bzImage loader
+	@tests/userland/run.sh $(TESTS)
 
 ## check-load    the load and fault tests at full counts on lsm (about 30 min)
 check-load: deps all

@@ -641,6 +641,8 @@ int learn(const struct learn_opts *o, FILE *f, struct learned *out, char *err, s
 		if (!cgroup_populated(cg))
 			fprintf(stderr, "lsmctl: warning: %s has no task now: only what enters it in "
 				"the next %ld s is learnt\n", rel, o->timeout);
+		/* the policy is on only now (a load takes seconds): say when to start */
+		fprintf(stderr, "lsmctl learn: learning what %s does for %ld s\n", rel, o->timeout);
 		watch(o->timeout, rb);
 	}
 	ring_buffer__consume(rb);

@@ -6,7 +6,8 @@
 # scripts/deps.sh lsmctl: only what building lsmctl takes (make lsmctl):
 # the compilers, libbpf, bpftool, libyaml, and what fetching Debian's
 # kernel for its BTF takes (kernel/debian.sh); no QEMU, AppArmor tools,
-# gnuplot or the rest of the lab's test set.
+# gnuplot or the rest of the lab's test set. scripts/deps.sh userland:
+# what make check-userland adds.
 set -euo pipefail
 
 lsmctl_pkgs=(
@@ -14,6 +15,9 @@ lsmctl_pkgs=(
 	make gcc git clang llvm libelf-dev zlib1g-dev libzstd-dev
 	libbpf-dev bpftool libyaml-dev
 )
+
+# make check-userland's Debian image (tests/userland/image.sh)
+userland_pkgs=(mmdebstrap e2fsprogs)
 
 pkgs=(
 	linux-source-6.1
@@ -29,9 +33,10 @@ pkgs=(
 	iptables nftables
 )
 
-if [ "${1:-}" = lsmctl ]; then
-	pkgs=("${lsmctl_pkgs[@]}")
-fi
+case ${1:-} in
+lsmctl) pkgs=("${lsmctl_pkgs[@]}") ;;
+userland) pkgs=("${userland_pkgs[@]}") ;;
+esac
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -13,6 +13,9 @@
 #   -a ACCEL    tcg or kvm                            [ACCEL=tcg]
 #   -n          count instructions: -icount shift=0,align=off,sleep=off,
 #               one guest nanosecond per guest instruction [ICOUNT=1]
+#   -d FILE     a virtio disk (raw, its writes thrown away: snapshot=on)
+#               before the scratch disk; again for more, in order
+#               (/dev/vda, /dev/vdb, ...)                [DRIVES, spaces between]
 #   -s          interactive: the console on this terminal, no timeout
 #   -q          quiet: print the kernel's boot messages only when it is in
 #               trouble, and everything from the lab's /init on
@@ -25,14 +28,15 @@ set -euo pipefail
 KERNEL=${KERNEL:-} INITRD=${INITRD:-} LOG=${LOG:-}
 TIMEOUT=${TIMEOUT:-300} MEM=${MEM:-512} CPUS=${CPUS:-1}
 ACCEL=${ACCEL:-tcg} ICOUNT=${ICOUNT:-0}
+read -r -a drives <<<"${DRIVES:-}"
 interactive=0 quiet=0
 
 usage() { sed -n '2,/^set -e/p' "$0" | sed -e '/^set -e/d' -e 's/^# \{0,1\}//'; }
-while getopts "k:i:l:t:m:c:a:nsqh" opt; do
+while getopts "k:i:l:t:m:c:a:d:nsqh" opt; do
 	case $opt in
 	k) KERNEL=$OPTARG ;; i) INITRD=$OPTARG ;; l) LOG=$OPTARG ;;
 	t) TIMEOUT=$OPTARG ;; m) MEM=$OPTARG ;; c) CPUS=$OPTARG ;;
-	a) ACCEL=$OPTARG ;; n) ICOUNT=1 ;; s) interactive=1 ;; q) quiet=1 ;;
+	a) ACCEL=$OPTARG ;; d) drives+=("$OPTARG") ;; n) ICOUNT=1 ;; s) interactive=1 ;; q) quiet=1 ;;
 	h) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -74,10 +78,14 @@ mkdir -p "$(dirname "$LOG")"
 # filesystem. Not when counting instructions: its I/O completes on host
 # threads, at host-dependent guest times.
 disk=()
+for d in "${drives[@]}"; do
+	[ -r "$d" ] || die "no disk image '$d' (-d)"
+	disk+=(-drive "file=$d,if=virtio,format=raw,snapshot=on")
+done
 if [ "$ICOUNT" != 1 ]; then
 	truncate -s 64M "$tmp/scratch.img"
 	mkfs.ext4 -q -F "$tmp/scratch.img"
-	disk=(-drive "file=$tmp/scratch.img,if=virtio,format=raw")
+	disk+=(-drive "file=$tmp/scratch.img,if=virtio,format=raw")
 fi
 
 # no_timer_check: under TCG on a loaded host the IO-APIC timer check at

@@ -1,0 +1,30 @@
+#!/bin/sh
+# git, in a repository that stays and in one made and removed by the run:
+# the draft passes the same run; git fetching over http (a helper
+# program the run never started) and reading a key it never read are
+# denied, each with its event.
+. /lab/lib/lab.sh
+. /lab/lib/walk.sh
+git config --global user.email lab@example.org
+git config --global user.name lab
+git config --global init.defaultBranch main
+mkdir -p /srv/repo && cd /srv/repo && git init -q && echo one >f && git add f && git commit -qm one
+
+job='cd /srv/repo && date >>f && git add f && git commit -qm more && git log --oneline | wc -l'
+learn git sh -c "$job"
+checks git
+show_draft git
+draft_lacks git "for the whole of /etc" '"/etc/\*\*"'
+enforce git
+passes git "a commit in the kept repository" "$job"
+mkdir -p /root/.ssh && echo key >/root/.ssh/id_ed25519
+denied git "a commit that also reads ~/.ssh/id_ed25519" "object=id_ed25519(read" "$job && cat /root/.ssh/id_ed25519"
+denied git "git ls-remote over http (git-remote-http)" "object=git-remote-http(exec" "cd /srv/repo && git ls-remote http://127.0.0.1/x.git"
+
+tmpjob='rm -rf /tmp/t && git init -q /tmp/t && cd /tmp/t && echo a >a && git add a && git commit -qm a && cd / && rm -rf /tmp/t'
+learn gittmp sh -c "$tmpjob"
+checks gittmp
+show_draft gittmp
+enforce gittmp
+passes gittmp "a repository made, committed to and removed again" "$tmpjob"
+exit 0
