@@ -91,7 +91,7 @@ static void add_policy_warnings(const char *file, const struct policy *p, char *
 
 int cmd_check(int argc, char **argv)
 {
-	size_t i, counts[RULE_CAPABILITY + 1] = { 0 };
+	size_t i, n, counts[RULE_CAPABILITY + 1] = { 0 };
 	char *err, *warnings;
 	char why[512];
 	struct slot_budget budget;
@@ -137,6 +137,12 @@ int cmd_check(int argc, char **argv)
 		jsonw_string_field(json_wtr, "policy", p.name);
 		jsonw_string_field(json_wtr, "mode", p.audit ? "audit" : "enforce");
 		jsonw_string_field(json_wtr, "default", p.default_deny ? "deny" : "allow");
+		jsonw_name(json_wtr, "closed");
+		jsonw_start_array(json_wtr);
+		for (i = 0; i < N_CLOSED; i++)
+			if (p.closed & (1u << i))
+				jsonw_string(json_wtr, policy_closed_name(i));
+		jsonw_end_array(json_wtr);
 		jsonw_name(json_wtr, "rules");
 		jsonw_start_object(json_wtr);
 		for (i = 0; i <= RULE_CAPABILITY; i++)
@@ -158,6 +164,9 @@ int cmd_check(int argc, char **argv)
 		for (i = 0; i <= RULE_CAPABILITY; i++)
 			if (counts[i])
 				printf(" %zu %s", counts[i], rule_kind_name((enum rule_kind)i));
+		for (i = 0, n = 0; i < N_CLOSED; i++)
+			if (p.closed & (1u << i))
+				printf("%s%s", n++ ? ", " : "; closed: ", policy_closed_name(i));
 		printf("\n");
 		fflush(stdout);
 		print_lines(warnings);

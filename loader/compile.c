@@ -43,6 +43,11 @@ static const char *const class_names[LAB_NR_CLASSES] = {
 	[LAB_SELF] = "self_protection",
 };
 
+/* closed:'s bits are the engine's classes (policy.h) */
+_Static_assert((int)CLOSED_SOCKET == LAB_SOCKET && (int)CLOSED_BIND == LAB_BIND &&
+	       (int)CLOSED_CONNECT == LAB_CONNECT && (int)CLOSED_CAPABILITY == LAB_CAPABILITY,
+	       "closed: and the engine's classes");
+
 /* The hooks each class of access is checked at. */
 static const __u64 class_hooks[LAB_NR_CLASSES] = {
 	[LAB_READ] = BIT(LAB_HOOK_FILE_OPEN),
@@ -723,8 +728,8 @@ unsigned int policy_closed_classes(const struct policy *p)
 		else
 			allowed |= rule_classes(&p->rules[i]);
 	}
-	/* default: deny closes the classes that have allow rules */
-	return denied | (p->default_deny ? allowed : 0);
+	/* default: deny closes the classes that have allow rules; closed: its own */
+	return denied | (p->default_deny ? allowed : 0) | p->closed;
 }
 
 static int compile(struct said *said, const struct policy *p, struct compiled *c)
@@ -835,9 +840,11 @@ static int compile(struct said *said, const struct policy *p, struct compiled *c
 		for (k = 0; k < c->globs[i].val.n_mglob; k++)
 			if (c->globs[i].val.mglob[k].deny)
 				c->conf.file_mglob |= 1u << LAB_UNLINK;
-	/* default: deny closes the classes that have allow rules */
+	/* default: deny closes the classes that have allow rules; closed: its own */
 	if (p->default_deny)
 		c->conf.default_deny = allowed;
+	c->conf.default_deny |= p->closed;
+	c->classes |= p->closed;
 	for (cls = 0; cls < LAB_NR_CLASSES; cls++)
 		if (c->classes & (1u << cls))
 			c->hooks |= class_hooks[cls];
@@ -861,7 +868,7 @@ static int compile(struct said *said, const struct policy *p, struct compiled *c
 	 * exec-only files): a tracer and AT_SECURE at exec, access to a
 	 * task running it.
 	 */
-	if (((denied | (p->default_deny ? allowed : 0)) >> LAB_READ) & 1)
+	if (((denied | c->conf.default_deny) >> LAB_READ) & 1)
 		c->hooks |= BIT(LAB_HOOK_BPRM_CHECK) | BIT(LAB_HOOK_PTRACE_ACCESS);
 	c->guard_hooks &= ~c->hooks;
 	return 0;

@@ -24,7 +24,7 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A policy's own keys, X(key) each: what parse_top() takes. */
-#define TOP_KEYS(X) X(name) X(mode) X(default) X(rules) X(self_protection)
+#define TOP_KEYS(X) X(name) X(mode) X(default) X(closed) X(rules) X(self_protection)
 /* A rule's keys besides its kind: what parse_rule() takes, kind by kind. */
 #define RULE_KEYS(X) X(action) X(access) X(family) X(type) X(protocol) X(cidr) X(ports) X(match)
 
@@ -427,6 +427,37 @@ static int parse_ports(struct ctx *c, const yaml_node_t *n, struct policy_rule *
 
 /* Values of the network rule's keys. */
 static const char *const net_ops[] = { "socket", "bind", "connect" };
+
+_Static_assert(CLOSED_SOCKET + NET_BIND == CLOSED_BIND &&
+	       CLOSED_SOCKET + NET_CONNECT == CLOSED_CONNECT, "closed: in net_op order");
+
+/* closed:'s names: the accesses, then the network's three and capability */
+const char *policy_closed_name(unsigned int bit)
+{
+	if (bit < N_ACCESS)
+		return access_names[bit];
+	if (bit < CLOSED_CAPABILITY)
+		return net_ops[bit - CLOSED_SOCKET];
+	return bit == CLOSED_CAPABILITY ? "capability" : "?";
+}
+
+static int one_closed(struct ctx *c, const yaml_node_t *n, void *arg)
+{
+	unsigned int *closed = arg, i;
+	const char *s = scalar(c, n, "a class");
+
+	if (!s)
+		return -1;
+	for (i = 0; i < N_CLOSED; i++)
+		if (!strcmp(s, policy_closed_name(i)))
+			break;
+	if (i == N_CLOSED)
+		return policy_fail(c, n, "unknown class '%s' (" CLOSED_NAMES_TEXT ")", s);
+	if (*closed & (1u << i))
+		return policy_fail(c, n, "class '%s' listed twice", s);
+	*closed |= 1u << i;
+	return 0;
+}
 static const char *const families[] = { "any", "unix", "inet", "inet6" };
 static const int family_values[] = { 0, AF_UNIX, AF_INET, AF_INET6 };
 static const char *const types[] = { "any", "stream", "dgram", "raw" };
@@ -773,6 +804,9 @@ static int parse_top(struct ctx *c, struct policy *p)
 			if (!parse_choice(c, value, "default", defaults, NULL, ARRAY_SIZE(defaults),
 					  &v))
 				p->default_deny = v == 1;
+			break;
+		case KEY_closed:
+			for_each_value(c, value, "closed", one_closed, &p->closed);
 			break;
 		case KEY_rules:
 			parse_rules(c, value, p);

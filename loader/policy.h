@@ -71,11 +71,29 @@ struct policy_rule {
 	};
 };
 
+/*
+ * closed: the classes a policy closes though no rule of it allows any
+ * (lsmctl learn's drafts close what the run never used), a bit each in
+ * the engine's class order: the file accesses (access.h), then these.
+ */
+enum closed_class {
+	CLOSED_SOCKET = N_ACCESS,
+	CLOSED_BIND,
+	CLOSED_CONNECT,
+	CLOSED_CAPABILITY,
+	N_CLOSED
+};
+/* "read, ..., unlink, socket, bind, connect, capability", for messages */
+#define CLOSED_NAMES_TEXT	ACCESS_NAMES_TEXT ", socket, bind, connect, capability"
+/* A closed class's name, by its bit number (< N_CLOSED). */
+const char *policy_closed_name(unsigned int bit);
+
 struct policy {
 	char name[POLICY_NAME_MAX];
 	bool audit;			/* mode: audit reports, denies nothing */
 	bool default_deny;		/* default: deny (allow-list policies) */
 	bool no_self_protection;	/* self_protection: off */
+	unsigned int closed;		/* closed: a bit per enum closed_class */
 	size_t n_rules;
 	struct policy_rule *rules;
 };

@@ -218,7 +218,7 @@ static void test_unknown_keys(void **state)
 {
 	(void)state;
 	expect_exact("name: x\ncolour: red\nrules: []\n",
-		     "t.yaml:2:1: unknown key 'colour' (name, mode, default, rules, self_protection)\n"
+		     "t.yaml:2:1: unknown key 'colour' (name, mode, default, closed, rules, self_protection)\n"
 		     "t.yaml:3:8: rules is empty");
 	expect_exact("name: x\nrules:\n  - files: /a\n    access: read\n    ports: 80\n    action: deny\n",
 		     "t.yaml:5:5: unknown key 'ports' in a files rule");
@@ -384,7 +384,7 @@ static void test_every_error(void **state)
 		     "t.yaml:11:5: the same rule as line 7\n"
 		     "t.yaml:12:5: a rule needs a kind: files, exec, network, ptrace, mount, "
 		     "module_load, signal or capability\n"
-		     "t.yaml:13:1: unknown key 'verbose' (name, mode, default, rules, self_protection)");
+		     "t.yaml:13:1: unknown key 'verbose' (name, mode, default, closed, rules, self_protection)");
 	/* a rule's column, for check's messages */
 	assert_int_equal(parse("name: x\nrules:\n  - ptrace: deny\n  -   mount: deny\n"), 0);
 	assert_int_equal(p.rules[0].col, 5);
@@ -435,6 +435,30 @@ static void test_stream_refusals(void **state)
 }
 
 /* Every error in a rule, not the first; and when err is full, how many more. */
+/* closed: the classes a policy closes with no allow rule (lsmctl learn's drafts) */
+static void test_closed(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("name: x\nclosed: [write, create, connect, capability]\n"
+			       "rules:\n  - ptrace: deny\n"), 0);
+	assert_int_equal(p.closed, (1u << ACCESS_INDEX_WRITE) | (1u << ACCESS_INDEX_CREATE) |
+				   (1u << CLOSED_CONNECT) | (1u << CLOSED_CAPABILITY));
+	policy_free(&p);
+	assert_int_equal(parse("name: x\nclosed: unlink\nrules:\n  - ptrace: deny\n"), 0);
+	assert_int_equal(p.closed, 1u << ACCESS_INDEX_UNLINK);
+	policy_free(&p);
+	assert_int_equal(parse("name: x\nrules:\n  - ptrace: deny\n"), 0);
+	assert_int_equal(p.closed, 0);
+	policy_free(&p);
+	expect_exact("name: x\nclosed: [read, ptrace]\nrules:\n  - ptrace: deny\n",
+		     "t.yaml:2:16: unknown class 'ptrace' (read, write, exec, create, unlink, "
+		     "socket, bind, connect, capability)");
+	expect_exact("name: x\nclosed: [bind, bind]\nrules:\n  - ptrace: deny\n",
+		     "t.yaml:2:16: class 'bind' listed twice");
+	expect_exact("name: x\nclosed: []\nrules:\n  - ptrace: deny\n",
+		     "t.yaml:2:9: closed is an empty list");
+}
+
 static void test_errors_within_and_cut(void **state)
 {
 	char yaml[8192];
@@ -470,6 +494,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_example),
+		cmocka_unit_test(test_closed),
 		cmocka_unit_test(test_every_kind),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_files),
