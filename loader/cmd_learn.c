@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "draft.h"
 #include "learn.h"
 #include "output.h"
 #include "probe.h"
@@ -12,17 +13,22 @@
 
 
 static const char help_learn[] =
-	"usage: lsmctl learn [-o FILE] [--backend cgroup|global] [--timeout S] [-j] -- CMD [ARG...]\n"
-	"       lsmctl learn [-o FILE] [--backend B] --cgroup PATH --timeout S [-j]\n"
+	"usage: lsmctl learn [-o FILE] [--backend cgroup|global] [--timeout S] [--fold N] [-j]\n"
+	"                    -- CMD [ARG...]\n"
+	"       lsmctl learn [-o FILE] [--backend B] [--fold N] --cgroup PATH --timeout S [-j]\n"
 	"Run CMD in a new cgroup below lsmctl's own (or watch the cgroup PATH, which\n"
 	"has no policy, for S seconds) under a policy that reports every access and\n"
 	"denies none (audit mode, default: deny), then write a draft policy of what\n"
 	"it did to FILE (default: stdout): default: deny, an allow rule for each\n"
 	"file, folder, socket, address and capability used, a comment on each saying\n"
-	"how many times and by which programs; four or more files of one folder with\n"
-	"the same access fold into FOLDER/**; ptrace, mount, module_load and signal\n"
-	"denied when unused. Files are named by inode after the run: one gone with its\n"
-	"folder is a comment, not a rule. The backend is chosen as apply chooses it:\n"
+	"how many times and by which programs; every class of access the run never\n"
+	"used closed (closed:), ptrace, mount, module_load and signal denied when\n"
+	"unused. --fold N (default 4; 0: never): N or more files of one folder with\n"
+	"the same access fold into FOLDER/**, except programs (exec rules name each)\n"
+	"and a folder that is, holds or is in one of the secrets lsmctl(8) lists\n"
+	"(/etc/shadow, /etc/ssh, /root, a home's .ssh, ...). Files are named by inode\n"
+	"after the run: one gone with its folder is a comment, not a rule. The\n"
+	"backend is chosen as apply chooses it:\n"
 	"the learning policy needs every one of the engine's hooks, more than stock\n"
 	"6.1's lsm_cgroup slots, so global there. --timeout S: end CMD after S\n"
 	"seconds. Exits 0 when the draft is written, whatever CMD's status (said\n"
@@ -42,15 +48,18 @@ int cmd_learn(int argc, char **argv)
 
 	for (dash = 1; dash < argc && strcmp(argv[dash], "--"); dash++)
 		;
-	rc = parse_opts(dash, argv, help_learn, "cbtjo", &o);
+	rc = parse_opts(dash, argv, help_learn, "cbtjok", &o);
 	if (rc)
 		return rc;
+	if (o.fold == 1)
+		return usage_error(help_learn, "%s", "--fold 1 would fold every file: 2 or more, or 0");
 	if (o.nargs || (dash >= argc - 1) == !o.cgroup || (o.cgroup && !o.timeout))
 		return usage_error(help_learn, "%s",
 				   "learn takes -- CMD [ARG...], or --cgroup PATH --timeout S");
 	lo = (struct learn_opts){ .backend = o.backend, .backend_given = o.backend_given,
 				  .cgroup = o.cgroup, .timeout = o.timeout,
-				  .cmd = o.cgroup ? NULL : argv + dash + 1 };
+				  .cmd = o.cgroup ? NULL : argv + dash + 1,
+				  .fold = o.fold < 0 ? DRAFT_FOLD_MIN : (unsigned int)o.fold };
 	if (o.output) {
 		f = fopen(o.output, "we");
 		if (!f)

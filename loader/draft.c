@@ -4,11 +4,13 @@
 #include "draft.h"
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include "../bpf-progs/policy/limits.h"
 
@@ -108,6 +110,24 @@ static bool rule_path_ok(const char *path, bool subtree)
 	       (subtree || strlen(strrchr(path, '/') + 1) < LAB_PATH_NAME_LEN);
 }
 
+/* @form with each "*" component made a plain name, for rule_path_ok() */
+static bool form_ok(const char *form)
+{
+	char plain[POLICY_PATH_MAX];
+	size_t i, n = strlen(form);
+
+	if (n >= sizeof(plain))
+		return false;
+	for (i = 0; i <= n; i++) {
+		bool whole = form[i] == '*' && i && form[i - 1] == '/' && (!form[i + 1] || form[i + 1] == '/');
+
+		if (form[i] == '*' && !whole)
+			return false;
+		plain[i] = whole ? 'x' : form[i];
+	}
+	return rule_path_ok(plain, false);
+}
+
 static void add_comm(struct draft_rule *r, const char *comm)
 {
 	size_t i;
@@ -145,6 +165,7 @@ static struct draft_rule *find_file(struct draft *d, const char *path, bool subt
 
 	for (i = 0; i < d->n_rules; i++)
 		if (d->rules[i].kind == RULE_FILES && d->rules[i].subtree == subtree &&
+		    !d->rules[i].inode &&
 		    d->rules[i].access == access && !strcmp(d->rules[i].path, path))
 			return &d->rules[i];
 	return NULL;
@@ -163,7 +184,9 @@ int draft_file(struct draft *d, const char *path, bool subtree, unsigned int acc
 {
 	struct draft_rule *r;
 
-	if (!rule_path_ok(path, subtree))	/* escaped in the note: see draft_escaped() */
+	/* a form's "*" components are any task's (procfs.h); a file's own '*' is no rule */
+	if (!(path[0] == '/' && !subtree && !strncmp(path, "/proc/", 6) ? form_ok(path) :
+	      rule_path_ok(path, subtree)))	/* escaped in the note: see draft_escaped() */
 		return draft_note(d, "a file whose path has a '*', a final '/', is too long or not "
 				  "UTF-8 (by %s), no rule: %s", comm, path);
 	r = find_file(d, path, subtree, access);
@@ -179,6 +202,31 @@ int draft_file(struct draft *d, const char *path, bool subtree, unsigned int acc
 		r->subtree = subtree;
 		r->access = access;
 	}
+	return used(r, comm);
+}
+
+int draft_file_root(struct draft *d, const char *path, unsigned int access, const char *comm)
+{
+	struct draft_rule *r;
+	size_t i;
+
+	if (!rule_path_ok(path, true))
+		return draft_note(d, "a filesystem's root whose path has a '*', is too long or not "
+				  "UTF-8 (by %s), no rule: %s", comm, path);
+	for (i = 0; i < d->n_rules; i++)
+		if (d->rules[i].kind == RULE_FILES && d->rules[i].inode &&
+		    d->rules[i].access == access && !strcmp(d->rules[i].path, path))
+			return used(&d->rules[i], comm);
+	r = new_rule(d, RULE_FILES);
+	if (!r)
+		return -ENOMEM;
+	r->path = strdup(path);
+	if (!r->path) {
+		d->n_rules--;
+		return -ENOMEM;
+	}
+	r->inode = true;
+	r->access = access;
 	return used(r, comm);
 }
 
@@ -358,6 +406,68 @@ static void folder_of(const char *path, char *buf, size_t len)
 	snprintf(buf, len, "%.*s", (int)n, path);
 }
 
+/*
+ * The machine's and its users' secrets: no folded rule is on one of
+ * these, on a folder that holds one, or on a folder inside one
+ * (lsmctl(8), learn). A draft names such a file only when the run used
+ * it, and then that file alone.
+ */
+static const char *const secrets[] = {
+	"/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-",
+	"/etc/sudoers", "/etc/sudoers.d", "/etc/ssh", "/etc/ssl/private",
+	"/etc/security/opasswd", "/etc/krb5.keytab", "/etc/machine-id",
+	"/root", "/boot", "/var/backups", "/var/lib/sudo",
+};
+/* ... and, in a home or any folder, these names (a folder's or its subfolders') */
+static const char *const secret_names[] = {
+	".ssh", ".gnupg", ".netrc", ".pgpass", ".aws", ".kube", ".docker", ".git-credentials",
+};
+
+/* Does @dir hold an entry named one of secret_names? */
+static bool holds_secret_name(const char *dir)
+{
+	char path[PATH_MAX];
+	size_t i;
+
+	for (i = 0; i < sizeof(secret_names) / sizeof(secret_names[0]); i++) {
+		if (snprintf(path, sizeof(path), "%s/%s", dir, secret_names[i]) >= (int)sizeof(path) ||
+		    !access(path, F_OK))
+			return true;	/* too long to look at: kept as files */
+	}
+	return false;
+}
+
+/* May the folder @dir's subtree be one rule? Not where a secret is. */
+static bool foldable(const char *dir)
+{
+	struct dirent *de;
+	char sub[PATH_MAX];
+	bool ok = true;
+	size_t i;
+	DIR *dh;
+
+	for (i = 0; i < sizeof(secrets) / sizeof(secrets[0]); i++)
+		if (below(secrets[i], dir) || below(dir, secrets[i]))
+			return false;
+	/* /proc: its folders are every task's (a task's files are named by form) */
+	if (below(dir, "/proc"))
+		return false;
+	if (holds_secret_name(dir))
+		return false;
+	/* a folder of homes: each one's */
+	dh = opendir(dir);
+	if (!dh)
+		return true;
+	while (ok && (de = readdir(dh))) {
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		ok = snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name) < (int)sizeof(sub) &&
+		     !holds_secret_name(sub);
+	}
+	closedir(dh);
+	return ok;
+}
+
 int draft_fold(struct draft *d, unsigned int min)
 {
 	char dir[POLICY_PATH_MAX], other[POLICY_PATH_MAX];
@@ -366,13 +476,14 @@ int draft_fold(struct draft *d, unsigned int min)
 	bool changed = true;
 	size_t i, j;
 
-	while (changed) {
+	while (changed && min) {
 		changed = absorb(d);
 		for (i = 0; i < d->n_rules && !changed; i++) {
-			if (d->rules[i].kind != RULE_FILES)
+			/* programs are named one by one: a folder's would run anything put in it */
+			if (d->rules[i].kind != RULE_FILES || (d->rules[i].access & (1u << ACCESS_INDEX_EXEC)))
 				continue;
 			folder_of(d->rules[i].path, dir, sizeof(dir));
-			if (!strcmp(dir, "/"))
+			if (!strcmp(dir, "/") || !foldable(dir))
 				continue;	/* the root's subtree is everything */
 			for (j = 0, n = 0; j < d->n_rules; j++) {
 				if (d->rules[j].kind != RULE_FILES ||
@@ -447,16 +558,18 @@ static void write_rule(FILE *f, const struct draft_rule *r, unsigned int access)
 	case RULE_FILES:
 		snprintf(text, sizeof(text), "%s%s", r->path,
 			 !r->subtree ? "" : strcmp(r->path, "/") ? "/**" : "**");
-		fprintf(f, access == ACCESS_EXEC ? "  - exec: " : "  - files: ");
+		fprintf(f, access == ACCESS_EXEC && !r->inode ? "  - exec: " : "  - files: ");
 		draft_escaped(f, text, true);
 		fprintf(f, "\n");
-		if (access != ACCESS_EXEC) {
+		if (access != ACCESS_EXEC || r->inode) {
 			fprintf(f, "    access: [");
 			for (i = 0, n = 0; i < N_ACCESS; i++)
 				if (access & (1u << i))
 					fprintf(f, "%s%s", n++ ? ", " : "", access_names[i]);
 			fprintf(f, "]\n");
 		}
+		if (r->inode)
+			fprintf(f, "    match: inode\n");
 		break;
 	case RULE_NETWORK:
 		fprintf(f, "  - network: %s\n", ops[r->op]);
@@ -488,7 +601,7 @@ static void write_rule(FILE *f, const struct draft_rule *r, unsigned int access)
 static bool same_object(const struct draft_rule *a, const struct draft_rule *b)
 {
 	return a->kind == RULE_FILES && b->kind == RULE_FILES && a->subtree == b->subtree &&
-	       !strcmp(a->path, b->path);
+	       a->inode == b->inode && !strcmp(a->path, b->path);
 }
 
 /* Files first, by path; then network; then capabilities. */
@@ -516,11 +629,31 @@ static void comment_line(FILE *f, const char *line, size_t len)
 	free(copy);
 }
 
+/* The classes the draft's rules allow something of, as closed:'s bits. */
+static unsigned int draft_allowed(const struct draft *d)
+{
+	unsigned int allowed = 0;
+	size_t i;
+
+	for (i = 0; i < d->n_rules; i++) {
+		const struct draft_rule *r = &d->rules[i];
+
+		if (r->kind == RULE_FILES)
+			allowed |= r->access;
+		else if (r->kind == RULE_NETWORK)
+			allowed |= 1u << (CLOSED_SOCKET + r->op);
+		else if (r->kind == RULE_CAPABILITY)
+			allowed |= 1u << CLOSED_CAPABILITY;
+	}
+	return allowed;
+}
+
 int draft_write(struct draft *d, FILE *f, const char *name, const char *header)
 {
 	static const enum rule_kind fixed[] = { RULE_PTRACE, RULE_MOUNT, RULE_MODULE_LOAD,
 						RULE_SIGNAL };
 	const char *line, *end;
+	unsigned int closed;
 	size_t i, j, k;
 
 	if (d->n_rules)
@@ -536,7 +669,16 @@ int draft_write(struct draft *d, FILE *f, const char *name, const char *header)
 	}
 	fprintf(f, "name: ");
 	draft_escaped(f, name, true);
-	fprintf(f, "\nmode: enforce\ndefault: deny\nrules:\n");
+	fprintf(f, "\nmode: enforce\ndefault: deny\n");
+	closed = ((1u << N_CLOSED) - 1) & ~draft_allowed(d);
+	if (closed) {
+		fprintf(f, "# what the run never did: closed, as default: deny closes the rest\nclosed: [");
+		for (i = 0, j = 0; i < N_CLOSED; i++)
+			if (closed & (1u << i))
+				fprintf(f, "%s%s", j++ ? ", " : "", policy_closed_name(i));
+		fprintf(f, "]\n");
+	}
+	fprintf(f, "rules:\n");
 	for (i = 0; i < d->n_rules; i = j) {
 		unsigned int access = d->rules[i].access;
 

@@ -23,6 +23,7 @@ struct draft_rule {
 	enum rule_kind kind;		/* files (exec is files with exec access), network, capability */
 	char *path;			/* files: the file, or the folder of a subtree rule */
 	bool subtree;
+	bool inode;			/* files: match: inode (a filesystem's root) */
 	unsigned int access;		/* files: ACCESS_* */
 	enum net_op op;			/* network */
 	int family, type;
@@ -48,6 +49,11 @@ struct draft {
 /* Each returns 0, or -ENOMEM. @comm is the program's name (a task's comm). */
 int draft_file(struct draft *d, const char *path, bool subtree, unsigned int access,
 	       const char *comm);
+/*
+ * A filesystem's root (its dentry its own parent: /proc, a mount point),
+ * which has no name in a folder to match: a rule by inode.
+ */
+int draft_file_root(struct draft *d, const char *path, unsigned int access, const char *comm);
 int draft_socket(struct draft *d, int family, int type, const char *comm);
 /* bind or connect: @addr IPv4 in its first 4 bytes; ignored for unix. */
 int draft_net(struct draft *d, enum net_op op, int family, const uint8_t addr[16],

@@ -6,7 +6,8 @@
  * classes that have an allow rule (POLICY.md), so every access of every
  * class is reported, and none is denied. The events name files by device
  * and inode (and their folder's inode): once the command has ended, a
- * walk of the mounts those devices are mounted on names them.
+ * walk of the mounts those devices are mounted on names them; /proc's,
+ * whose inodes do not last, are named as the events come (procfs.h).
  */
 #define _GNU_SOURCE
 #include <bpf/libbpf.h>
@@ -29,6 +30,7 @@
 #include "errors.h"
 #include "learn.h"
 #include "output.h"
+#include "procfs.h"
 #include "store.h"
 
 #define SEED_FILE "seed.yaml"
@@ -86,6 +88,8 @@ struct learning {
 	size_t n_wanted;
 	__u32 child;		/* the command's pid, once started */
 	__u64 since;		/* CLOCK_MONOTONIC ns when the learning policy went on */
+	__u32 proc_dev;		/* /proc's: its files are named as they are used */
+	char **forms;		/* by event: a /proc file's rule path (procfs.h), or NULL */
 };
 
 static struct learning *walking;	/* nftw() has no argument for its callback */
@@ -120,13 +124,26 @@ static int on_event(void *data, void *raw, size_t size)
 	if (l->child && e->pid == l->child && !strncmp(e->comm, "lsmctl", LAB_COMM_LEN))
 		return 0;
 	if (l->n_events == l->cap) {
-		grown = realloc(l->events, (l->cap ? l->cap * 2 : 256) * sizeof(*grown));
+		size_t cap = l->cap ? l->cap * 2 : 256;
+		char **forms = realloc(l->forms, cap * sizeof(*forms));
+
+		if (forms)
+			l->forms = forms;
+		grown = forms ? realloc(l->events, cap * sizeof(*grown)) : NULL;
 		if (!grown) {
 			l->oom = true;
 			return 0;
 		}
 		l->events = grown;
-		l->cap = l->cap ? l->cap * 2 : 256;
+		l->cap = cap;
+	}
+	/* /proc's inodes go with what they show: named now, while they are there */
+	l->forms[l->n_events] = NULL;
+	if (e->class < LAB_FILE_CLASSES && l->proc_dev && e->dev == l->proc_dev) {
+		char name[LAB_NAME_LEN + 1];
+
+		snprintf(name, sizeof(name), "%.*s", LAB_NAME_LEN, e->name);
+		l->forms[l->n_events] = procfs_form(name, e->ino, e->dir_ino, e->pid);
 	}
 	l->events[l->n_events++] = *e;
 	return 0;
@@ -199,10 +216,14 @@ static void unescape(char *s)
 	*out = 0;
 }
 
-/* Filesystems whose files have no lasting name to give a rule. */
+/*
+ * Filesystems whose files have no lasting name to give a rule (/proc's
+ * are named as they are used: procfs.h). sysfs's inodes last as long as
+ * what they show: walked as a disk's are.
+ */
 static bool pseudo_fs(const char *type)
 {
-	static const char *const types[] = { "proc", "sysfs", "cgroup", "cgroup2", "bpf",
+	static const char *const types[] = { "proc", "cgroup", "cgroup2", "bpf",
 					     "debugfs", "tracefs", "securityfs", "devpts",
 					     "mqueue", "configfs", "pstore", "binfmt_misc",
 					     "efivarfs", "selinuxfs", "fusectl", "autofs" };
@@ -302,6 +323,8 @@ static int file_rule(struct draft *d, struct learning *l, size_t index,
 	const char *slash;
 
 	snprintf(comm, sizeof(comm), "%.*s", LAB_COMM_LEN, e->comm);
+	if (file && e->ino == e->dir_ino)	/* a filesystem's root: no name to match */
+		return draft_file_root(d, file->path, access, comm);
 	if (file && e->class != LAB_CREATE && e->class != LAB_UNLINK && !made_here(l, e) &&
 	    still(file->path, e->ino))
 		return draft_file(d, file->path, false, access, comm);
@@ -338,7 +361,8 @@ static int self_note(struct draft *d, const struct learning *l, size_t index,
 			  LAB_COMM_LEN, e->comm);
 }
 
-static int make_draft(struct learning *l, struct draft *d, struct learned *out)
+static int make_draft(struct learning *l, struct draft *d, unsigned int fold,
+		      struct learned *out)
 {
 	unsigned long n_self = 0;
 	char comm[LAB_COMM_LEN + 1];
@@ -348,7 +372,7 @@ static int make_draft(struct learning *l, struct draft *d, struct learned *out)
 	for (i = 0; i < l->n_events && !rc; i++) {
 		const struct lab_event *e = &l->events[i];
 
-		if (e->class < LAB_FILE_CLASSES) {
+		if (e->class < LAB_FILE_CLASSES && e->dev != l->proc_dev) {
 			if ((e->ino && !want(l, e->dev, e->ino, e->name)) ||
 			    !want(l, e->dev, e->dir_ino, ""))
 				rc = -ENOMEM;
@@ -390,7 +414,11 @@ static int make_draft(struct learning *l, struct draft *d, struct learned *out)
 			draft_fixed(d, RULE_SIGNAL, comm);
 			break;
 		default:
-			if (e->class < LAB_FILE_CLASSES)
+			if (e->class < LAB_FILE_CLASSES && l->forms[i] && e->ino == e->dir_ino)
+				rc = draft_file_root(d, l->forms[i], 1u << e->class, comm);
+			else if (e->class < LAB_FILE_CLASSES && l->forms[i])
+				rc = draft_file(d, l->forms[i], false, 1u << e->class, comm);
+			else if (e->class < LAB_FILE_CLASSES)
 				rc = file_rule(d, l, i, &out->unresolved);
 			break;
 		}
@@ -403,7 +431,7 @@ static int make_draft(struct learning *l, struct draft *d, struct learned *out)
 		rc = draft_note(d, "%lu event(s) were lost (the ring was full): the draft may lack "
 				"rules; learn again", out->lost);
 	if (!rc)
-		rc = draft_fold(d, DRAFT_FOLD_MIN);
+		rc = draft_fold(d, fold);
 	return rc;
 }
 
@@ -531,8 +559,8 @@ static void header(const struct learn_opts *o, const struct learned *out, char *
 	if (n < len)
 		snprintf(buf + n, len - n,
 			 "\nEach rule allows what it did, counted, with the programs that did it;\n"
-			 "default: deny denies the rest, in each class of access it allows something of\n"
-			 "(a class it never used stays open: add deny rules for those). Review it, then\n"
+			 "default: deny denies the rest, and closed: each class of access it never used.\n"
+			 "Review it, then\n"
 			 "lsmctl check it and apply it (--mode audit first, to see what it would deny).");
 }
 
@@ -614,6 +642,7 @@ int learn(const struct learn_opts *o, FILE *f, struct learned *out, char *err, s
 		goto out;
 	clock_gettime(CLOCK_MONOTONIC, &now);	/* bpf_ktime_get_ns()'s clock */
 	l.since = (__u64)now.tv_sec * 1000000000ull + (__u64)now.tv_nsec;
+	l.proc_dev = procfs_dev();
 	rc = policy_apply(seed, cg, &ao, &a, err, errlen);
 	unlink(seed);
 	rmdir(dir);
@@ -666,7 +695,7 @@ int learn(const struct learn_opts *o, FILE *f, struct learned *out, char *err, s
 		rc = errf(err, errlen, -ENOMEM, "out of memory for the events");
 		goto out;
 	}
-	rc = make_draft(&l, &d, out);
+	rc = make_draft(&l, &d, o->fold, out);
 	if (rc) {
 		errf(err, errlen, rc, "make the draft: %s", strerror(-rc));
 		goto out;
@@ -688,7 +717,11 @@ out:
 	while (l.n_wanted--)
 		free(l.wanted[l.n_wanted].path);
 	free(l.wanted);
+	while (l.n_events--)
+		free(l.forms[l.n_events]);
+	free(l.forms);
 	free(l.events);
+	procfs_forget();
 	draft_free(&d);
 	return rc;
 }

@@ -19,6 +19,7 @@ struct learn_opts {
 	const char *cgroup;	/* watch this cgroup, which has no policy, for @timeout s */
 	long timeout;		/* seconds; 0: until the command ends (or SIGINT) */
 	char **cmd;		/* else: run this in a new cgroup below lsmctl's own */
+	unsigned int fold;	/* --fold: files of a folder that make it one rule; 0: none */
 };
 
 /* What a learn saw. */

@@ -82,6 +82,7 @@ int parse_opts(int argc, char **argv, const char *help, const char *allowed,
 		{ "follow", no_argument, NULL, 'F' },
 		{ "prometheus", no_argument, NULL, 'P' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "fold", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -90,9 +91,10 @@ int parse_opts(int argc, char **argv, const char *help, const char *allowed,
 
 	memset(o, 0, sizeof(*o));
 	o->audit = -1;
+	o->fold = -1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "jphc:b:n:t:f:m:dPo:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jphc:b:n:t:f:m:dPo:k:", longopts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(help, stdout);
 			exit(0);
@@ -137,9 +139,10 @@ int parse_opts(int argc, char **argv, const char *help, const char *allowed,
 		case 'n':
 		case 't':
 		case 'f':
+		case 'k':
 			errno = 0;
-			*(c == 'n' ? &o->count : c == 't' ? &o->timeout : &o->filler) =
-				strtol(optarg, &end, 10);
+			*(c == 'n' ? &o->count : c == 't' ? &o->timeout :
+			  c == 'k' ? &o->fold : &o->filler) = strtol(optarg, &end, 10);
 			if (errno || *end || end == optarg || strtol(optarg, NULL, 10) < 0)
 				return usage_error(help, "'%s' is not a count of 0 or more", optarg);
 			break;

@@ -25,6 +25,7 @@ struct opts {
 	long count;
 	long timeout;
 	long filler;
+	long fold;		/* --fold N: -1 when not given */
 	int audit;		/* --mode: -1 the file's, 0 enforce, 1 audit */
 	bool dry_run;
 	bool follow;		/* --follow */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 
 #include "../../loader/draft.h"
@@ -67,7 +68,10 @@ static void test_files_counted(void **state)
 		  "    action: allow\n");
 	expect_in("  # 1 time, by sh\n  - exec: \"/bin/busybox\"\n    action: allow\n");
 	expect_in("  - files: \"/tmp/out/**\"\n    access: [write, create]\n");
-	expect_in("# made by a test\nname: \"t\"\nmode: enforce\ndefault: deny\nrules:\n");
+	/* what the run never did is closed */
+	expect_in("# made by a test\nname: \"t\"\nmode: enforce\ndefault: deny\n"
+		  "# what the run never did: closed, as default: deny closes the rest\n"
+		  "closed: [unlink, socket, bind, connect, capability]\nrules:\n");
 }
 
 /* Rules on one file or folder are written as one, a comment for each access. */
@@ -111,6 +115,90 @@ static void test_fold(void **state)
 	expect_in("  - files: \"/etc/file0\"\n");
 	expect_not_in("/etc/**");
 	assert_int_equal(d.n_rules, 1 + 1 + DRAFT_FOLD_MIN - 1);
+}
+
+/* Programs are named one by one, never folded; --fold 0 folds nothing. */
+static void test_exec_and_fold_off(void **state)
+{
+	char path[64];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2 * DRAFT_FOLD_MIN; i++) {
+		snprintf(path, sizeof(path), "/usr/bin/prog%zu", i);
+		assert_int_equal(draft_file(&d, path, false, ACCESS_EXEC, "sh"), 0);
+		snprintf(path, sizeof(path), "/usr/share/doc/f%zu", i);
+		assert_int_equal(draft_file(&d, path, false, ACCESS_READ, "cat"), 0);
+	}
+	assert_int_equal(draft_fold(&d, 0), 0);
+	assert_int_equal(d.n_rules, 4 * DRAFT_FOLD_MIN);
+	expect_not_in("/**");
+	assert_int_equal(draft_fold(&d, DRAFT_FOLD_MIN), 0);
+	assert_int_equal(d.n_rules, 2 * DRAFT_FOLD_MIN + 1);
+	expect_in("  - exec: \"/usr/bin/prog0\"\n");
+	expect_in("  - files: \"/usr/share/doc/**\"\n    access: [read]\n");
+	expect_not_in("/usr/bin/**");
+}
+
+/* No folded rule on a secret, a folder holding one, or a folder inside one. */
+static void test_secrets_not_folded(void **state)
+{
+	char top[] = "/tmp/test_draft.XXXXXX", path[128];
+	/* on the machine, and below @top (the "" and "/user..." ones) */
+	const char *folders[] = { "/etc", "/root/work", "/etc/ssh", "", "/user", "/user/proj" };
+	size_t i, j;
+
+	(void)state;
+	assert_non_null(mkdtemp(top));
+	snprintf(path, sizeof(path), "%s/user", top);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/user/.ssh", top);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/user/proj", top);
+	assert_int_equal(mkdir(path, 0755), 0);
+	for (i = 0; i < sizeof(folders) / sizeof(folders[0]); i++)
+		for (j = 0; j < DRAFT_FOLD_MIN; j++) {
+			snprintf(path, sizeof(path), "%s%s/f%zu",
+				 i < 3 ? "" : top, folders[i], j);
+			assert_int_equal(draft_file(&d, path, false, ACCESS_READ, "cat"), 0);
+		}
+	assert_int_equal(draft_fold(&d, DRAFT_FOLD_MIN), 0);
+	expect_not_in("\"/etc/**\"");
+	expect_not_in("\"/root/work/**\"");
+	expect_not_in("\"/etc/ssh/**\"");
+	snprintf(path, sizeof(path), "\"%s/**\"", top);
+	expect_not_in(path);		/* holds a home with .ssh */
+	snprintf(path, sizeof(path), "\"%s/user/**\"", top);
+	expect_not_in(path);		/* holds .ssh */
+	snprintf(path, sizeof(path), "  - files: \"%s/user/proj/**\"\n", top);
+	expect_in(path);		/* the control: a project folder in it folds */
+	snprintf(path, sizeof(path), "rm -rf %s", top);
+	assert_int_equal(system(path), 0);
+}
+
+/* /proc's files by their per-task form: "*" whole components only, never folded. */
+static void test_proc_forms(void **state)
+{
+	static const char *const forms[] = { "/proc/*/stat", "/proc/*/status", "/proc/*/cmdline",
+					     "/proc/*/task/*/stat", "/proc/meminfo", "/proc/uptime",
+					     "/proc/loadavg", "/proc/stat" };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++)
+		assert_int_equal(draft_file(&d, forms[i], false, ACCESS_READ, "ps"), 0);
+	assert_int_equal(draft_file_root(&d, "/proc", ACCESS_READ, "ps"), 0);
+	assert_int_equal(draft_file(&d, "/proc/a*b", false, ACCESS_READ, "ps"), 0);
+	assert_int_equal(draft_file(&d, "/srv/*/x", false, ACCESS_READ, "ps"), 0);
+	assert_int_equal(draft_fold(&d, DRAFT_FOLD_MIN), 0);
+	assert_int_equal(d.n_rules, sizeof(forms) / sizeof(forms[0]) + 1);
+	expect_in("  - files: \"/proc/*/task/*/stat\"\n    access: [read]\n");
+	/* /proc itself: procfs's root, its own parent, no name to match */
+	expect_in("  - files: \"/proc\"\n    access: [read]\n    match: inode\n");
+	expect_in("a file whose path has a '*', a final '/', is too long or not UTF-8 (by ps), "
+		  "no rule: /proc/a*b");
+	expect_in("no rule: /srv/*/x");
+	expect_not_in("/proc/**");
 }
 
 /* Never the root's subtree, which would be every file. */
@@ -292,6 +380,9 @@ int main(void)
 		cmocka_unit_test_teardown(test_one_rule_a_file, free_draft),
 		cmocka_unit_test_teardown(test_fold, free_draft),
 		cmocka_unit_test_teardown(test_no_root_fold, free_draft),
+		cmocka_unit_test_teardown(test_exec_and_fold_off, free_draft),
+		cmocka_unit_test_teardown(test_proc_forms, free_draft),
+		cmocka_unit_test_teardown(test_secrets_not_folded, free_draft),
 		cmocka_unit_test_teardown(test_fold_up_and_absorb, free_draft),
 		cmocka_unit_test_teardown(test_network_caps_fixed, free_draft),
 		cmocka_unit_test_teardown(test_quoting, free_draft),
