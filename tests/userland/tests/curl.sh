@@ -11,5 +11,5 @@ show_draft curl
 enforce curl
 passes curl "the same fetch" "$job"
 denied curl "a connection to port 8080" 8080 "curl -fsS http://127.0.0.1:8080/ >/dev/null"
-denied curl "writing the page to /root/page" "object=page(write" "curl -fsS -o /root/page http://127.0.0.1/"
+denied curl "writing the page to /root/page" "object=page(" "curl -fsS -o /root/page http://127.0.0.1/"
 exit 0

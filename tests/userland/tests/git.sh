@@ -18,7 +18,8 @@ draft_lacks git "for the whole of /etc" '"/etc/\*\*"'
 enforce git
 passes git "a commit in the kept repository" "$job"
 mkdir -p /root/.ssh && echo key >/root/.ssh/id_ed25519
-denied git "a commit that also reads ~/.ssh/id_ed25519" "object=id_ed25519(read" "$job && cat /root/.ssh/id_ed25519"
+# (the shell's own read: a program the run never started would be denied first)
+denied git "a commit that also reads ~/.ssh/id_ed25519" "object=id_ed25519(read" "$job && read k </root/.ssh/id_ed25519"
 denied git "git ls-remote over http (git-remote-http)" "object=git-remote-http(exec" "cd /srv/repo && git ls-remote http://127.0.0.1/x.git"
 
 tmpjob='rm -rf /tmp/t && git init -q /tmp/t && cd /tmp/t && echo a >a && git add a && git commit -qm a && cd / && rm -rf /tmp/t'

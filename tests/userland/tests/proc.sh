@@ -1,7 +1,7 @@
 #!/bin/sh
 # A /proc reader: free, uptime, ps and df read /proc and /sys files that
 # have no name on disk; the draft names them in their per-task form and
-# passes the same run; another task's environment is denied.
+# passes the same run; another task's memory map is denied.
 . /lab/lib/lab.sh
 . /lab/lib/walk.sh
 job='free && uptime && ps ax && df /'
@@ -10,5 +10,5 @@ checks proc
 show_draft proc
 enforce proc
 passes proc "free, uptime, ps ax, df" "$job"
-denied proc "reading PID 1's environment" "object=environ(read" "$job && cat /proc/1/environ"
+denied proc "reading PID 1's memory map" "object=maps(read" "$job && read m </proc/1/maps"
 exit 0
