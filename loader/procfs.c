@@ -84,7 +84,8 @@ static const char *in_task(const char *path, const char *form, __u64 ino, int de
 	if (!dh)
 		return NULL;
 	while (!hit && (de = readdir(dh))) {
-		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+		/* a name a task chose (a network device's) may be "*": not a form's */
+		if (de->d_type != DT_DIR || de->d_name[0] == '.' || strchr(de->d_name, '*'))
 			continue;
 		/* a task's or a thread's number is any task's: `*` */
 		if (snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name) >= (int)sizeof(sub) ||
@@ -122,7 +123,7 @@ static int on_proc(const char *path, const struct stat *st, int flag, struct FTW
 {
 	if (flag != FTW_D)
 		return FTW_CONTINUE;
-	if (ftw->level == 1 && numeric(path + ftw->base))
+	if ((ftw->level == 1 && numeric(path + ftw->base)) || strchr(path + ftw->base, '*'))
 		return FTW_SKIP_SUBTREE;
 	if (ftw->level)
 		remember(st->st_ino, path);
@@ -145,6 +146,8 @@ char *procfs_form(const char *name, __u64 ino, __u64 dir_ino, __u32 pid)
 
 	if (ino == PROC_ROOT_INO)
 		return strdup("/proc");
+	if (strchr(name, '*'))
+		return NULL;	/* a name a task chose: "*" would read as any name */
 	if (dir_ino == PROC_ROOT_INO) {
 		dir = "/proc";
 	} else if (!(dir = known(dir_ino))) {
