@@ -416,6 +416,11 @@ struct lab_guard_levels {
 #define LAB_VERDICT_DENY	1
 #define LAB_VERDICT_AUDIT	2
 
+/* files: the inodes of the folders above the file's folder, nearest first; 0 past the root */
+struct lab_event_up {
+	__u64 ino[LAB_EVENT_UP];
+};
+
 struct lab_event {
 	__u64 time_ns;		/* CLOCK_MONOTONIC (bpf_ktime_get_ns) */
 	__u64 cgroup_id;	/* the task's cgroup */
@@ -440,6 +445,7 @@ struct lab_event {
 	__u32 exe_dev;		/* mm->exe_file's superblock: LAB_MKDEV() */
 	__u64 exe_ino;		/* 0: no executable (a kernel thread) */
 	char exe[LAB_NAME_LEN];	/* the executable's name (last component), cut short */
+	struct lab_event_up up;	/* files: lsmctl learn's, for a folder gone after the run */
 };
 
 #endif /* LSMLAB_ENGINE_H */

@@ -20,6 +20,29 @@ struct {
 	__uint(max_entries, LAB_EVENTS_SIZE);
 } events SEC(".maps");
 
+/*
+ * The inode of the @n-th folder above @folder (a struct dentry *, read:
+ * a scalar; 0 its parent), or 0 past its filesystem's root. A global
+ * function of scalars (6.1 passes a global function no ring buffer
+ * memory, nor a pointer the verifier knows): the verifier goes through
+ * it once, not at every report of every program.
+ */
+__noinline __u64 lab_folder_up(__u64 folder, int n)
+{
+	struct dentry *d = (struct dentry *)folder, *p;
+	int i;
+
+	for (i = 0; i < LAB_EVENT_UP && d; i++) {
+		p = BPF_CORE_READ(d, d_parent);
+		if (!p || p == d)
+			return 0;
+		if (i == n)
+			return BPF_CORE_READ(p, d_inode, i_ino);
+		d = p;
+	}
+	return 0;
+}
+
 static __always_inline void event_fill(struct lab_event *e, __u64 policy_cgroup_id,
 				       __u32 policy_flags, __u16 hook, __u16 rule, __u8 class,
 				       __u32 number, struct task_struct *target,
@@ -28,6 +51,7 @@ static __always_inline void event_fill(struct lab_event *e, __u64 policy_cgroup_
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 	struct inode *inode;
 	struct file *exe;
+	__u64 folder;
 
 	__builtin_memset(e, 0, sizeof(*e));
 	e->time_ns = bpf_ktime_get_ns();
@@ -58,6 +82,9 @@ static __always_inline void event_fill(struct lab_event *e, __u64 policy_cgroup_
 		e->dir_ino = BPF_CORE_READ(dentry, d_parent, d_inode, i_ino);
 		bpf_probe_read_kernel_str(e->name, sizeof(e->name),
 					  BPF_CORE_READ(dentry, d_name.name));
+		folder = (unsigned long)BPF_CORE_READ(dentry, d_parent);
+		for (int i = 0; i < LAB_EVENT_UP; i++)
+			e->up.ino[i] = lab_folder_up(folder, i);
 	}
 	if (target)
 		e->target_pid = BPF_CORE_READ(target, tgid);

@@ -68,6 +68,13 @@
 #define LAB_MGLOB_COMPS		4
 #define LAB_MGLOB_PATTERNS	4
 
+/*
+ * The folders above a file's folder an event names by inode (struct
+ * lab_event_up): lsmctl learn gives a file of a folder the run made and
+ * removed to the nearest of them that stays.
+ */
+#define LAB_EVENT_UP		8
+
 /* Strings in events (struct lab_event). */
 #define LAB_COMM_LEN		16	/* a task's comm: the kernel's TASK_COMM_LEN */
 #define LAB_NAME_LEN		LAB_PATH_NAME_LEN	/* a file's name, cut short */
