@@ -2,7 +2,12 @@
 /* lsmctl learn: a draft policy from what CMD does. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "draft.h"
@@ -13,9 +18,10 @@
 
 
 static const char help_learn[] =
-	"usage: lsmctl learn [-o FILE] [--backend cgroup|global] [--timeout S] [--fold N] [-j]\n"
-	"                    -- CMD [ARG...]\n"
-	"       lsmctl learn [-o FILE] [--backend B] [--fold N] --cgroup PATH --timeout S [-j]\n"
+	"usage: lsmctl learn [-o FILE] [--merge DRAFT] [--backend cgroup|global] [--timeout S]\n"
+	"                    [--fold N] [-j] -- CMD [ARG...]\n"
+	"       lsmctl learn [-o FILE] [--merge DRAFT] [--backend B] [--fold N]\n"
+	"                    --cgroup PATH --timeout S [-j]\n"
 	"Run CMD in a new cgroup below lsmctl's own (or watch the cgroup PATH, which\n"
 	"has no policy, for S seconds) under a policy that reports every access and\n"
 	"denies none (audit mode, default: deny), then write a draft policy of what\n"
@@ -35,20 +41,25 @@ static const char help_learn[] =
 	"on stderr, and in the draft); 5 when nothing was learnt: CMD did not\n"
 	"start (no such program), or no access was seen (an idle cgroup), and no\n"
 	"draft is written; 1 when it fails otherwise; 4 when BPF LSM is not\n"
-	"active. --cgroup warns when the cgroup has no task as learning starts.\n";
+	"active. --cgroup warns when the cgroup has no task as learning starts.\n"
+	"--merge DRAFT: the draft also allows what DRAFT (one learn wrote) allows, as\n"
+	"aa-logprof widens a profile: learn a second run into the first's draft\n"
+	"(-o DRAFT too); DRAFT is read first, and a rule no draft holds (a deny,\n"
+	"a glob, a range) is an error. FILE is replaced only by a whole draft.\n";
 
 int cmd_learn(int argc, char **argv)
 {
 	struct learn_opts lo = { 0 };
+	struct policy merge = { 0 };
+	char err[ERR_MAX], tmp[PATH_MAX] = "";
 	struct learned l;
-	char err[ERR_MAX];
 	struct opts o;
 	FILE *f = stdout;
-	int rc, dash;
+	int rc, dash, fd;
 
 	for (dash = 1; dash < argc && strcmp(argv[dash], "--"); dash++)
 		;
-	rc = parse_opts(dash, argv, help_learn, "cbtjok", &o);
+	rc = parse_opts(dash, argv, help_learn, "cbtjokM", &o);
 	if (rc)
 		return rc;
 	if (o.fold == 1)
@@ -60,17 +71,43 @@ int cmd_learn(int argc, char **argv)
 				  .cgroup = o.cgroup, .timeout = o.timeout,
 				  .cmd = o.cgroup ? NULL : argv + dash + 1,
 				  .fold = o.fold < 0 ? DRAFT_FOLD_MIN : (unsigned int)o.fold };
+	/* the earlier draft is read before anything runs: a bad one changes nothing */
+	if (o.merge) {
+		struct draft check = { 0 };
+
+		if (policy_parse_file(o.merge, &merge, err, sizeof(err)))
+			return p_err("--merge: %s", err);
+		rc = draft_merge(&check, &merge, o.merge, err, sizeof(err));
+		draft_free(&check);
+		if (rc) {
+			policy_free(&merge);
+			return p_err("--merge: %s", rc == -EINVAL ? err : strerror(-rc));
+		}
+		lo.merge = &merge;
+		lo.merge_file = o.merge;
+	}
+	/* FILE is replaced only by a whole draft (it may be the --merge one) */
 	if (o.output) {
-		f = fopen(o.output, "we");
-		if (!f)
-			return p_err("%s: %s", o.output, strerror(errno));
+		if (snprintf(tmp, sizeof(tmp), "%s.lsmctl-XXXXXX", o.output) >= (int)sizeof(tmp)) {
+			policy_free(&merge);
+			return p_err("%s: %s", o.output, strerror(ENAMETOOLONG));
+		}
+		fd = mkostemp(tmp, O_CLOEXEC);
+		f = fd < 0 ? NULL : fdopen(fd, "w");
+		if (!f) {
+			policy_free(&merge);
+			return p_err("%s: %s", tmp, strerror(errno));
+		}
 	}
 	rc = learn(&lo, f, &l, err, sizeof(err));
-	if (f != stdout && fclose(f) && !rc)
+	policy_free(&merge);
+	if (f != stdout && (fchmod(fileno(f), 0644) | fclose(f)) && !rc)
 		rc = errf(err, sizeof(err), -EIO, "%s: %s", o.output, strerror(errno));
+	if (!rc && o.output && rename(tmp, o.output))
+		rc = errf(err, sizeof(err), -errno, "%s: %s", o.output, strerror(errno));
 	if (rc) {
 		if (o.output)
-			unlink(o.output);
+			unlink(tmp);
 		p_err("%s", err);
 		return rc == -ENOPKG ? EXIT_NO_BPF_LSM :
 		       rc == -ENODATA ? EXIT_NOTHING_LEARNT : EXIT_FAIL;

@@ -158,6 +158,25 @@ static struct draft_rule *new_rule(struct draft *d, enum rule_kind kind)
 	return &d->rules[d->n_rules++];
 }
 
+/* A new files rule on @path; NULL when out of memory. */
+static struct draft_rule *new_file_rule(struct draft *d, const char *path, bool subtree,
+					bool inode, unsigned int access)
+{
+	struct draft_rule *r = new_rule(d, RULE_FILES);
+
+	if (!r)
+		return NULL;
+	r->path = strdup(path);
+	if (!r->path) {
+		d->n_rules--;
+		return NULL;
+	}
+	r->subtree = subtree;
+	r->inode = inode;
+	r->access = access;
+	return r;
+}
+
 static struct draft_rule *find_file(struct draft *d, const char *path, bool subtree,
 				    unsigned int access)
 {
@@ -190,19 +209,9 @@ int draft_file(struct draft *d, const char *path, bool subtree, unsigned int acc
 		return draft_note(d, "a file whose path has a '*', a final '/', is too long or not "
 				  "UTF-8 (by %s), no rule: %s", comm, path);
 	r = find_file(d, path, subtree, access);
-	if (!r) {
-		r = new_rule(d, RULE_FILES);
-		if (!r)
-			return -ENOMEM;
-		r->path = strdup(path);
-		if (!r->path) {
-			d->n_rules--;
-			return -ENOMEM;
-		}
-		r->subtree = subtree;
-		r->access = access;
-	}
-	return used(r, comm);
+	if (!r)
+		r = new_file_rule(d, path, subtree, false, access);
+	return r ? used(r, comm) : -ENOMEM;
 }
 
 int draft_file_root(struct draft *d, const char *path, unsigned int access, const char *comm)
@@ -217,17 +226,8 @@ int draft_file_root(struct draft *d, const char *path, unsigned int access, cons
 		if (d->rules[i].kind == RULE_FILES && d->rules[i].inode &&
 		    d->rules[i].access == access && !strcmp(d->rules[i].path, path))
 			return used(&d->rules[i], comm);
-	r = new_rule(d, RULE_FILES);
-	if (!r)
-		return -ENOMEM;
-	r->path = strdup(path);
-	if (!r->path) {
-		d->n_rules--;
-		return -ENOMEM;
-	}
-	r->inode = true;
-	r->access = access;
-	return used(r, comm);
+	r = new_file_rule(d, path, false, true, access);
+	return r ? used(r, comm) : -ENOMEM;
 }
 
 int draft_socket(struct draft *d, int family, int type, const char *comm)
@@ -298,6 +298,81 @@ void draft_fixed(struct draft *d, enum rule_kind kind, const char *comm)
 {
 	if (!d->fixed_seen[kind]++)
 		snprintf(d->fixed_comm[kind], sizeof(d->fixed_comm[kind]), "%s", comm);
+}
+
+/* The rules of @p as a draft's, or an error naming the first that is none (draft.h). */
+int draft_merge(struct draft *d, const struct policy *p, const char *file, char *err,
+		size_t errlen)
+{
+	static const char by[] = "earlier run";
+	bool fixed_denied[RULE_CAPABILITY + 1] = { false };
+	size_t i, k;
+	int rc = 0;
+
+	for (i = 0; i < p->n_rules && !rc; i++) {
+		const struct policy_rule *r = &p->rules[i];
+		unsigned int full = r->net.family == AF_INET6 ? 128 : 32;
+		uint64_t caps;
+
+		switch (r->kind) {
+		case RULE_PTRACE:
+		case RULE_MOUNT:
+		case RULE_MODULE_LOAD:
+		case RULE_SIGNAL:
+			fixed_denied[r->kind] |= r->deny;	/* "KIND: deny": unused there */
+			continue;
+		case RULE_FILES:
+		case RULE_EXEC:
+			/* globs only as learn writes them: /proc's forms (procfs.h) */
+			if (r->deny || ((r->file.glob || r->file.mglob) &&
+					strncmp(r->file.path, "/proc/", 6)))
+				break;
+			if (r->file.by_inode)
+				rc = draft_file_root(d, r->file.path, r->kind == RULE_EXEC ?
+						     ACCESS_EXEC : r->file.access, by);
+			else if (r->kind == RULE_EXEC)
+				rc = draft_file(d, r->file.path, r->file.subtree, ACCESS_EXEC, by);
+			else
+				for (k = 0; k < N_ACCESS && !rc; k++)
+					if (r->file.access & (1u << k))
+						rc = draft_file(d, r->file.path, r->file.subtree,
+								1u << k, by);
+			continue;
+		case RULE_NETWORK:
+			if (r->deny || r->net.protocol)
+				break;
+			if (r->net.op == NET_SOCKET) {
+				rc = draft_socket(d, r->net.family, r->net.type, by);
+				continue;
+			}
+			if (r->net.family == AF_UNIX) {
+				rc = draft_net(d, r->net.op, AF_UNIX, r->net.addr, 0, by);
+				continue;
+			}
+			if ((r->net.family != AF_INET && r->net.family != AF_INET6) ||
+			    r->net.prefix != (int)full || r->net.port_min != r->net.port_max)
+				break;
+			rc = draft_net(d, r->net.op, r->net.family, r->net.addr, r->net.port_min, by);
+			continue;
+		case RULE_CAPABILITY:
+			if (r->deny)
+				break;
+			for (caps = r->caps, k = 0; caps && !rc; caps >>= 1, k++)
+				if (caps & 1)
+					rc = draft_cap(d, (unsigned int)k, by);
+			continue;
+		}
+		snprintf(err, errlen, "%s:%u:%u: a rule a draft cannot carry (a deny, a glob, an "
+			 "address range or a port range, a protocol): --merge takes a draft "
+			 "lsmctl learn wrote; edit such rules in after merging", file, r->line,
+			 r->col);
+		return -EINVAL;
+	}
+	/* a kind the earlier run used (no "KIND: deny" there) stays used */
+	for (k = RULE_PTRACE; k <= RULE_SIGNAL && !rc; k++)
+		if (!fixed_denied[k])
+			draft_fixed(d, (enum rule_kind)k, by);
+	return rc;
 }
 
 int draft_note(struct draft *d, const char *fmt, ...)
@@ -496,16 +571,9 @@ int draft_fold(struct draft *d, unsigned int min)
 				continue;
 			s = find_file(d, dir, true, d->rules[i].access);
 			if (!s) {
-				s = new_rule(d, RULE_FILES);
+				s = new_file_rule(d, dir, true, false, d->rules[i].access);
 				if (!s)
 					return -ENOMEM;
-				s->path = strdup(dir);
-				if (!s->path) {
-					d->n_rules--;
-					return -ENOMEM;
-				}
-				s->subtree = true;
-				s->access = d->rules[i].access;
 			}
 			changed = true;	/* absorb() folds the siblings into it */
 		}

@@ -61,6 +61,15 @@ int draft_net(struct draft *d, enum net_op op, int family, const uint8_t addr[16
 int draft_cap(struct draft *d, unsigned int cap, const char *comm);
 /* ptrace, mount, module_load or signal was used: no "KIND: deny" rule for it. */
 void draft_fixed(struct draft *d, enum rule_kind kind, const char *comm);
+/*
+ * lsmctl learn --merge: the allow rules of the draft @p (read from
+ * @file) added to @d, as uses by "earlier run", and its unused kinds
+ * (ptrace: deny, ...) left unused only where @d does not use them.
+ * -EINVAL, with "FILE:LINE:COL: why" in @err, for a rule a draft cannot
+ * hold (a deny, a glob, a range, a protocol); -ENOMEM.
+ */
+int draft_merge(struct draft *d, const struct policy *p, const char *file, char *err,
+		size_t errlen);
 /* A line for the draft's header comment (what could not be made a rule, say). */
 int draft_note(struct draft *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /*

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lsmctl learn (see learn.h). The command runs under a seed policy in
- * audit mode with default: deny and, for each class of access, one allow
- * rule that matches nothing it would do: default: deny closes only the
- * classes that have an allow rule (POLICY.md), so every access of every
+ * audit mode that closes every class (closed:), so every access of every
  * class is reported, and none is denied. The events name files by device
  * and inode (and their folder's inode): once the command has ended, a
  * walk of the mounts those devices are mounted on names them; /proc's,
@@ -37,35 +35,20 @@
 #define MAX_NOTES 20	/* unresolved objects and self-protection said one by one */
 
 /*
- * Allow rules on what the command will not touch: a folder of lsmctl's
- * own (%s), a unix raw socket (which nothing makes), the discard prefix
- * 100::/64, a capability to wake the machine from suspend. The four
- * kinds that take no allow-list are denied, in audit mode: reported.
+ * The learning policy: audit mode, default: deny, and every class closed
+ * (closed:), so that every access of every class is reported and none is
+ * denied. No allow rule: one on a folder of lsmctl's own, as this was
+ * before closed:, held that folder's inode after the folder was gone,
+ * and the command's next folder, given the same inode number by ext4,
+ * was allowed and never reported. The four kinds that take no
+ * allow-list are denied, in audit mode: reported.
  */
 static const char seed_policy[] =
 	"name: lsmctl-learn\n"
 	"mode: audit\n"
 	"default: deny\n"
+	"closed: [read, write, exec, create, unlink, socket, bind, connect, capability]\n"
 	"rules:\n"
-	"  - files: '%s/**'\n"
-	"    access: [read, write, exec, create, unlink]\n"
-	"    action: allow\n"
-	"  - network: socket\n"
-	"    family: unix\n"
-	"    type: raw\n"
-	"    action: allow\n"
-	"  - network: bind\n"
-	"    family: inet6\n"
-	"    cidr: '100::/128'\n"
-	"    ports: 9\n"
-	"    action: allow\n"
-	"  - network: connect\n"
-	"    family: inet6\n"
-	"    cidr: '100::/128'\n"
-	"    ports: 9\n"
-	"    action: allow\n"
-	"  - capability: wake_alarm\n"
-	"    action: allow\n"
 	"  - ptrace: deny\n"
 	"  - mount: deny\n"
 	"  - module_load: deny\n"
@@ -306,18 +289,47 @@ static int unresolved(struct draft *d, const struct learning *l, size_t index,
 			  LAB_MINOR(e->dev), (unsigned long long)e->ino, LAB_COMM_LEN, e->comm);
 }
 
+/* The nearest folder above @e's folder that the walk found: one the run did not remove. */
+static const struct wanted *nearest_kept(const struct learning *l, const struct lab_event *e)
+{
+	const struct wanted *w;
+	size_t i;
+
+	for (i = 0; i < LAB_EVENT_UP && e->up.ino[i]; i++) {
+		w = found((struct learning *)l, e->dev, e->up.ino[i]);
+		if (w)
+			return w;
+	}
+	return NULL;
+}
+
+/*
+ * A log file: written where logs are, or named as one. Its folder gets
+ * write and create, so that the file made anew after a rotation is
+ * written too.
+ */
+static bool log_file(const char *path)
+{
+	size_t n = strlen(path);
+
+	return !strncmp(path, "/var/log/", 9) || (n > 4 && !strcmp(path + n - 4, ".log"));
+}
+
 /*
  * A file event as a rule: the file itself, when it is still there as the
  * same inode and was not made during the run; else its folder's subtree
- * (a file made again next time is a new inode). create and unlink are on
- * a folder's subtree always.
+ * (a file made again next time is a new inode), or, when the run removed
+ * that folder too, the subtree of the nearest folder above it that stays
+ * (what the run made there it makes again next time). create and unlink
+ * are on a folder's subtree always; a log file's write is on its folder's
+ * with create.
  */
 static int file_rule(struct draft *d, struct learning *l, size_t index,
 		     unsigned long *n_unresolved)
 {
 	const struct lab_event *e = &l->events[index];
 	const struct wanted *file = e->ino ? found(l, e->dev, e->ino) : NULL;
-	const struct wanted *dir = found(l, e->dev, e->dir_ino);
+	const struct wanted *dir = found(l, e->dev, e->dir_ino), *kept;
 	char comm[LAB_COMM_LEN + 1], folder[PATH_MAX];
 	unsigned int access = 1u << e->class;
 	const char *slash;
@@ -325,6 +337,12 @@ static int file_rule(struct draft *d, struct learning *l, size_t index,
 	snprintf(comm, sizeof(comm), "%.*s", LAB_COMM_LEN, e->comm);
 	if (file && e->ino == e->dir_ino)	/* a filesystem's root: no name to match */
 		return draft_file_root(d, file->path, access, comm);
+	if (file && e->class == LAB_WRITE && log_file(file->path) &&
+	    (slash = strrchr(file->path, '/')) && slash > file->path) {
+		snprintf(folder, sizeof(folder), "%.*s", (int)(slash - file->path), file->path);
+		return draft_file(d, folder, true, ACCESS_WRITE, comm) ?:
+		       draft_file(d, folder, true, ACCESS_CREATE, comm);
+	}
 	if (file && e->class != LAB_CREATE && e->class != LAB_UNLINK && !made_here(l, e) &&
 	    still(file->path, e->ino))
 		return draft_file(d, file->path, false, access, comm);
@@ -332,6 +350,8 @@ static int file_rule(struct draft *d, struct learning *l, size_t index,
 		snprintf(folder, sizeof(folder), "%s", dir->path);
 	} else if (file && (slash = strrchr(file->path, '/')) && slash > file->path) {
 		snprintf(folder, sizeof(folder), "%.*s", (int)(slash - file->path), file->path);
+	} else if ((kept = nearest_kept(l, e))) {
+		snprintf(folder, sizeof(folder), "%s", kept->path);
 	} else {
 		return unresolved(d, l, index, n_unresolved);
 	}
@@ -361,10 +381,11 @@ static int self_note(struct draft *d, const struct learning *l, size_t index,
 			  LAB_COMM_LEN, e->comm);
 }
 
-static int make_draft(struct learning *l, struct draft *d, unsigned int fold,
-		      struct learned *out)
+static int make_draft(struct learning *l, struct draft *d, const struct learn_opts *o,
+		      struct learned *out, char *err, size_t errlen)
 {
 	unsigned long n_self = 0;
+	bool more;
 	char comm[LAB_COMM_LEN + 1];
 	size_t i;
 	int rc = 0;
@@ -381,6 +402,24 @@ static int make_draft(struct learning *l, struct draft *d, unsigned int fold,
 	if (rc)
 		return rc;
 	walk_mounts(l);
+	/* folders the run removed: the folders above them, in a second walk */
+	for (i = 0, more = false; i < l->n_events && !rc; i++) {
+		const struct lab_event *e = &l->events[i];
+		size_t k;
+
+		if (e->class >= LAB_FILE_CLASSES || e->dev == l->proc_dev ||
+		    found(l, e->dev, e->dir_ino))
+			continue;
+		for (k = 0; k < LAB_EVENT_UP && e->up.ino[k] && !rc; k++) {
+			more = true;
+			if (!want(l, e->dev, e->up.ino[k], ""))
+				rc = -ENOMEM;
+		}
+	}
+	if (rc)
+		return rc;
+	if (more)
+		walk_mounts(l);
 	for (i = 0; i < l->n_events && !rc; i++) {
 		const struct lab_event *e = &l->events[i];
 
@@ -430,12 +469,18 @@ static int make_draft(struct learning *l, struct draft *d, unsigned int fold,
 	if (!rc && out->lost)
 		rc = draft_note(d, "%lu event(s) were lost (the ring was full): the draft may lack "
 				"rules; learn again", out->lost);
+	if (!rc && o->merge) {
+		rc = draft_merge(d, o->merge, o->merge_file, err, errlen);
+		if (!rc)
+			rc = draft_note(d, "merged with %s: its rules are \"earlier run\"'s",
+					o->merge_file);
+	}
 	if (!rc)
-		rc = draft_fold(d, fold);
+		rc = draft_fold(d, o->fold);
 	return rc;
 }
 
-/* The seed policy in a folder of its own, which its files rule is on; 0 or -errno. */
+/* The seed policy in a folder of its own; 0 or -errno. */
 static int write_seed(char *dir, size_t dirlen, char *file, size_t filelen, char *err,
 		      size_t errlen)
 {
@@ -446,7 +491,7 @@ static int write_seed(char *dir, size_t dirlen, char *file, size_t filelen, char
 		return errf(err, errlen, -errno, "mkdtemp %s: %s", dir, strerror(errno));
 	snprintf(file, filelen, "%s/" SEED_FILE, dir);
 	f = fopen(file, "we");
-	if (!f || fprintf(f, seed_policy, dir) < 0 || fclose(f)) {
+	if (!f || fputs(seed_policy, f) < 0 || fclose(f)) {
 		int e = errno;
 
 		rmdir(dir);
@@ -695,8 +740,10 @@ int learn(const struct learn_opts *o, FILE *f, struct learned *out, char *err, s
 		rc = errf(err, errlen, -ENOMEM, "out of memory for the events");
 		goto out;
 	}
-	rc = make_draft(&l, &d, o->fold, out);
-	if (rc) {
+	rc = make_draft(&l, &d, o, out, err, errlen);
+	if (rc == -EINVAL) {
+		goto out;	/* --merge's rule, said in @err */
+	} else if (rc) {
 		errf(err, errlen, rc, "make the draft: %s", strerror(-rc));
 		goto out;
 	}

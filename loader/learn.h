@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "backend.h"
+#include "policy.h"
 
 struct learn_opts {
 	enum backend backend;
@@ -20,6 +21,8 @@ struct learn_opts {
 	long timeout;		/* seconds; 0: until the command ends (or SIGINT) */
 	char **cmd;		/* else: run this in a new cgroup below lsmctl's own */
 	unsigned int fold;	/* --fold: files of a folder that make it one rule; 0: none */
+	const struct policy *merge;	/* --merge: an earlier draft's rules, or NULL */
+	const char *merge_file;		/* its file, for messages */
 };
 
 /* What a learn saw. */

@@ -83,6 +83,7 @@ int parse_opts(int argc, char **argv, const char *help, const char *allowed,
 		{ "prometheus", no_argument, NULL, 'P' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "fold", required_argument, NULL, 'k' },
+		{ "merge", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -94,7 +95,7 @@ int parse_opts(int argc, char **argv, const char *help, const char *allowed,
 	o->fold = -1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "jphc:b:n:t:f:m:dPo:k:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jphc:b:n:t:f:m:dPo:k:M:", longopts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(help, stdout);
 			exit(0);
@@ -135,6 +136,9 @@ int parse_opts(int argc, char **argv, const char *help, const char *allowed,
 			break;
 		case 'o':
 			o->output = optarg;
+			break;
+		case 'M':
+			o->merge = optarg;
 			break;
 		case 'n':
 		case 't':

@@ -32,6 +32,7 @@ struct opts {
 	bool prometheus;
 	bool backend_given;	/* --backend, not the default */
 	const char *output;	/* -o FILE */
+	const char *merge;	/* --merge FILE */
 	int nargs;
 	char **args;
 };

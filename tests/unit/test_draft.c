@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <errno.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,6 +202,72 @@ static void test_proc_forms(void **state)
 	expect_not_in("/proc/**");
 }
 
+/* --merge: an earlier draft's rules join the run's; what no draft holds is refused. */
+static void test_merge(void **state)
+{
+	struct policy p;
+	char err[256];
+	const char *yaml = "name: d\ndefault: deny\nrules:\n"
+			   "  - files: /srv/a\n    access: [read, write]\n    action: allow\n"
+			   "  - files: /srv/out/**\n    access: create\n    action: allow\n"
+			   "  - exec: /usr/bin/git\n    action: allow\n"
+			   "  - files: /proc/*/stat\n    access: read\n    action: allow\n"
+			   "  - network: connect\n    family: inet\n    cidr: 127.0.0.1/32\n"
+			   "    ports: 80\n    action: allow\n"
+			   "  - capability: [chown, fowner]\n    action: allow\n"
+			   "  - ptrace: deny\n  - mount: deny\n";
+
+	(void)state;
+	assert_int_equal(policy_parse("d.yaml", yaml, strlen(yaml), &p, err, sizeof(err)), 0);
+	assert_int_equal(draft_file(&d, "/srv/a", false, ACCESS_READ, "cat"), 0);
+	assert_int_equal(draft_file(&d, "/srv/b", false, ACCESS_READ, "cat"), 0);
+	draft_fixed(&d, RULE_PTRACE, "strace");
+	assert_int_equal(draft_merge(&d, &p, "d.yaml", err, sizeof(err)), 0);
+	policy_free(&p);
+	assert_int_equal(draft_fold(&d, DRAFT_FOLD_MIN), 0);
+	expect_in("  # read: 2 times, by cat, earlier run\n  # write: 1 time, by earlier run\n"
+		  "  - files: \"/srv/a\"\n    access: [read, write]\n");
+	expect_in("  - files: \"/srv/b\"\n");
+	expect_in("  - files: \"/srv/out/**\"\n    access: [create]\n");
+	expect_in("  - exec: \"/usr/bin/git\"\n");
+	expect_in("  - files: \"/proc/*/stat\"\n");
+	expect_in("    cidr: \"127.0.0.1/32\"\n    ports: 80\n");
+	expect_in("  - capability: chown\n");
+	expect_in("  - capability: fowner\n");
+	/* ptrace: this run used it; mount: neither; module_load, signal: the earlier run did */
+	expect_in("  # ptrace: used 1 time (by strace)");
+	expect_in("  - mount: deny\n");
+	expect_not_in("- module_load: deny");
+	expect_not_in("- signal: deny");
+	expect_in("closed: [unlink, socket, bind]\n");
+}
+
+static void test_merge_refused(void **state)
+{
+	static const char *const rules[] = {
+		"  - files: /srv/a\n    access: read\n    action: deny\n",
+		"  - files: /srv/*.txt\n    access: read\n    action: allow\n",
+		"  - network: connect\n    family: inet\n    cidr: 10.0.0.0/8\n    action: allow\n",
+		"  - network: connect\n    family: inet\n    cidr: 10.0.0.1/32\n    ports: 80-90\n"
+		"    action: allow\n",
+		"  - network: connect\n    protocol: tcp\n    family: inet\n    cidr: 10.0.0.1/32\n"
+		"    ports: 80\n    action: allow\n",
+	};
+	char yaml[512], err[256];
+	struct policy p;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		snprintf(yaml, sizeof(yaml), "name: d\nrules:\n%s", rules[i]);
+		assert_int_equal(policy_parse("d.yaml", yaml, strlen(yaml), &p, err, sizeof(err)), 0);
+		assert_int_equal(draft_merge(&d, &p, "d.yaml", err, sizeof(err)), -EINVAL);
+		policy_free(&p);
+		if (!strstr(err, "d.yaml:3:5: a rule a draft cannot carry"))
+			fail_msg("rule %zu: %s", i, err);
+	}
+}
+
 /* Never the root's subtree, which would be every file. */
 static void test_no_root_fold(void **state)
 {
@@ -382,6 +449,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_no_root_fold, free_draft),
 		cmocka_unit_test_teardown(test_exec_and_fold_off, free_draft),
 		cmocka_unit_test_teardown(test_proc_forms, free_draft),
+		cmocka_unit_test_teardown(test_merge, free_draft),
+		cmocka_unit_test_teardown(test_merge_refused, free_draft),
 		cmocka_unit_test_teardown(test_secrets_not_folded, free_draft),
 		cmocka_unit_test_teardown(test_fold_up_and_absorb, free_draft),
 		cmocka_unit_test_teardown(test_network_caps_fixed, free_draft),

@@ -12,6 +12,9 @@
 #   denied NAME "what" PATTERN CMD...  CMD run in $W/NAME fails, and an
 #                              event of the cgroup's names PATTERN
 #   draft_lacks NAME "what" REGEX   no rule line of the draft matches
+#   walk NAME JOB              learn, checks, enforce and passes of the
+#                              shell command line JOB: the walk up to
+#                              its variants
 #
 # $W is the test's own cgroup (lab-userland.service delegates its
 # subtree), $D the folder of drafts and outputs.
@@ -106,4 +109,12 @@ draft_lacks() {
 	fi
 }
 
-show_draft() { grep -v '^ *# ' $D/$1.yaml | sed "s/^/# $1.yaml: /"; }
+show_draft() { grep -v '^ *# [^-]' $D/$1.yaml | sed "s/^/# $1.yaml: /"; }
+
+walk() {
+	learn $1 sh -c "$2"
+	checks $1
+	show_draft $1
+	enforce $1
+	passes $1 "the same run" "$2"
+}

@@ -5,11 +5,7 @@
 . /lab/lib/lab.sh
 . /lab/lib/walk.sh
 job='curl -fsS http://127.0.0.1/ >/dev/null'
-learn curl sh -c "$job"
-checks curl
-show_draft curl
-enforce curl
-passes curl "the same fetch" "$job"
+walk curl "$job"
 denied curl "a connection to port 8080" 8080 "curl -fsS http://127.0.0.1:8080/ >/dev/null"
 denied curl "writing the page to /root/page" "object=page(" "curl -fsS -o /root/page http://127.0.0.1/"
 exit 0
