@@ -512,8 +512,7 @@ static bool holds_secret_name(const char *dir)
 	return false;
 }
 
-/* May the folder @dir's subtree be one rule? Not where a secret is. */
-static bool foldable(const char *dir)
+bool draft_foldable(const char *dir)
 {
 	struct dirent *de;
 	char sub[PATH_MAX];
@@ -558,7 +557,7 @@ int draft_fold(struct draft *d, unsigned int min)
 			if (d->rules[i].kind != RULE_FILES || (d->rules[i].access & (1u << ACCESS_INDEX_EXEC)))
 				continue;
 			folder_of(d->rules[i].path, dir, sizeof(dir));
-			if (!strcmp(dir, "/") || !foldable(dir))
+			if (!strcmp(dir, "/") || !draft_foldable(dir))
 				continue;	/* the root's subtree is everything */
 			for (j = 0, n = 0; j < d->n_rules; j++) {
 				if (d->rules[j].kind != RULE_FILES ||

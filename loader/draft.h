@@ -78,6 +78,12 @@ int draft_note(struct draft *d, const char *fmt, ...) __attribute__((format(prin
  * access it has is left to that rule. Repeated until nothing changes.
  */
 int draft_fold(struct draft *d, unsigned int min);
+/*
+ * May the folder @dir's subtree be one rule of a draft? Not where a
+ * secret is: @dir one of lsmctl(8)'s list, holding one, or inside one,
+ * or holding a .ssh, .gnupg, ... itself or in a subfolder; nor /proc.
+ */
+bool draft_foldable(const char *dir);
 /* The draft, its rules sorted, as a policy file named @name (@header first, as comments); 0 or -errno. */
 int draft_write(struct draft *d, FILE *f, const char *name, const char *header);
 void draft_free(struct draft *d);

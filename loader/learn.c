@@ -303,6 +303,24 @@ static const struct wanted *nearest_kept(const struct learning *l, const struct 
 	return NULL;
 }
 
+/* A create no rule can allow but one on a secret's folder, once for each folder and name. */
+static int secret_note(struct draft *d, const struct learning *l, size_t index,
+		       const char *folder)
+{
+	const struct lab_event *e = &l->events[index];
+	size_t i;
+
+	for (i = 0; i < index; i++)
+		if (l->events[i].class == e->class && l->events[i].dev == e->dev &&
+		    l->events[i].dir_ino == e->dir_ino &&
+		    !strncmp(l->events[i].name, e->name, LAB_NAME_LEN))
+			return 0;	/* said already */
+	return draft_note(d, "create of '%.*s' in %s by %.*s: no rule (create is a folder's "
+			  "subtree, and %s's would cover a secret: lsmctl(8)); write one by hand "
+			  "if the program must", LAB_NAME_LEN, e->name, folder, LAB_COMM_LEN,
+			  e->comm, folder);
+}
+
 /*
  * A log file: written where logs are, or named as one. Its folder gets
  * write and create, so that the file made anew after a rotation is
@@ -340,8 +358,9 @@ static int file_rule(struct draft *d, struct learning *l, size_t index,
 	if (file && e->class == LAB_WRITE && log_file(file->path) &&
 	    (slash = strrchr(file->path, '/')) && slash > file->path) {
 		snprintf(folder, sizeof(folder), "%.*s", (int)(slash - file->path), file->path);
-		return draft_file(d, folder, true, ACCESS_WRITE, comm) ?:
-		       draft_file(d, folder, true, ACCESS_CREATE, comm);
+		if (draft_foldable(folder))
+			return draft_file(d, folder, true, ACCESS_WRITE, comm) ?:
+			       draft_file(d, folder, true, ACCESS_CREATE, comm);
 	}
 	if (file && e->class != LAB_CREATE && e->class != LAB_UNLINK && !made_here(l, e) &&
 	    still(file->path, e->ino))
@@ -355,9 +374,21 @@ static int file_rule(struct draft *d, struct learning *l, size_t index,
 	} else {
 		return unresolved(d, l, index, n_unresolved);
 	}
-	if (!strcmp(folder, "/"))	/* the root's subtree is every file: name the file */
-		return file ? draft_file(d, file->path, false, access, comm) :
-			      unresolved(d, l, index, n_unresolved);
+	/*
+	 * The root's subtree is every file, and a secret's folder's would
+	 * take the secret with it (all of /etc for a file made in /etc): the file
+	 * by its name, where the folder stays to name it in.
+	 */
+	if (!strcmp(folder, "/") || !draft_foldable(folder)) {
+		if (access & ACCESS_CREATE)	/* a policy's create is a subtree's (POLICY.md) */
+			return secret_note(d, l, index, folder);
+		if (file)
+			return draft_file(d, file->path, false, access, comm);
+		if (dir && snprintf(folder, sizeof(folder), "%s/%.*s", dir->path, LAB_NAME_LEN,
+				    e->name) < (int)sizeof(folder))
+			return draft_file(d, folder, false, access, comm);
+		return unresolved(d, l, index, n_unresolved);
+	}
 	return draft_file(d, folder, true, access, comm);
 }
 
