@@ -9,8 +9,9 @@
 
 
 static const char help_apply[] =
-	"usage: lsmctl apply FILE --cgroup PATH [--backend cgroup|global] [--mode audit|enforce]\n"
-	"                    [--follow] [--dry-run] [-j] [--filler N]\n"
+	"usage: lsmctl apply FILE --cgroup PATH|--unit NAME [--backend cgroup|global]\n"
+	"                    [--mode audit|enforce] [--follow] [--dry-run] [-j] [--filler N]\n"
+	"--unit NAME: the cgroup systemd gives the unit NAME, and --follow.\n"
 	"Enforce the policy in FILE on the cgroup2 folder PATH and every cgroup\n"
 	"below it. A policy already on PATH is replaced atomically: its tasks are\n"
 	"never unconfined. On any failure nothing changes and the reason is\n"

@@ -7,7 +7,7 @@
 
 
 static const char help_detach[] =
-	"usage: lsmctl detach --cgroup PATH [-j]\n"
+	"usage: lsmctl detach --cgroup PATH|--unit NAME [-j]\n"
 	"Remove the policy applied to the cgroup PATH (not its ancestors' or\n"
 	"descendants' policies).\n";
 

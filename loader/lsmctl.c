@@ -22,6 +22,7 @@
 #include "output.h"
 #include "probe.h"
 #include "main.h"
+#include "unit.h"
 
 static const char *const commands_help =
 	"usage: lsmctl COMMAND [ARGS]\n"
@@ -46,7 +47,9 @@ static const char *const commands_help =
 	"  --version                        lsmctl's version\n"
 	"\n"
 	"-j prints JSON, one object a line, on every command (an error too, as\n"
-	"{\"error\":...} on stdout); -p prints it indented.\n"
+	"{\"error\":...} on stdout); -p prints it indented. --unit NAME stands for\n"
+	"--cgroup PATH wherever a command takes it: the cgroup systemd gives the\n"
+	"unit NAME (nginx.service), running or not; apply --unit follows it.\n"
 	"\n"
 	"'lsmctl COMMAND --help' describes each. Exit status: 0 success; 1 the policy\n"
 	"is invalid or the operation failed, and nothing was changed; 2 bad usage;\n"
@@ -84,10 +87,11 @@ int parse_opts(int argc, char **argv, const char *help, const char *allowed,
 		{ "output", required_argument, NULL, 'o' },
 		{ "fold", required_argument, NULL, 'k' },
 		{ "merge", required_argument, NULL, 'M' },
+		{ "unit", required_argument, NULL, 'U' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	char *end;
+	char *end, err[ERR_MAX];
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -95,18 +99,31 @@ int parse_opts(int argc, char **argv, const char *help, const char *allowed,
 	o->fold = -1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "jphc:b:n:t:f:m:dPo:k:M:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jphc:b:n:t:f:m:dPo:k:M:U:", longopts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(help, stdout);
 			exit(0);
 		}
 		if (c == 'p' && strchr(allowed, 'j'))
 			c = 'j';	/* -p is -j, indented */
-		if (c == '?' || !strchr(allowed, c))
+		if (c == 'U' && strchr(allowed, 'c'))
+			c = 'U';	/* --unit NAME stands for --cgroup PATH */
+		else if (c == '?' || !strchr(allowed, c))
 			return usage_error(help, "unknown or misplaced option '%s'", argv[optind - 1]);
 		switch (c) {
 		case 'c':
+			if (o->cgroup)
+				return usage_error(help, "%s", "--cgroup or --unit, once");
 			o->cgroup = optarg;
+			break;
+		case 'U':
+			if (o->cgroup)
+				return usage_error(help, "%s", "--cgroup or --unit, once");
+			if (unit_cgroup(optarg, o->unit_path, sizeof(o->unit_path), err, sizeof(err)))
+				return usage_error(help, "%s", err);
+			o->cgroup = o->unit_path;
+			/* a unit's cgroup is made anew at each start: apply follows it */
+			o->follow = strchr(allowed, 'F') != NULL;
 			break;
 		case 'b':
 			if (!strcmp(optarg, "cgroup") || !strcmp(optarg, "lsm_cgroup"))

@@ -9,6 +9,7 @@
 #define LSMCTL_MAIN_H
 
 #include <linux/types.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -33,6 +34,7 @@ struct opts {
 	bool backend_given;	/* --backend, not the default */
 	const char *output;	/* -o FILE */
 	const char *merge;	/* --merge FILE */
+	char unit_path[PATH_MAX];	/* --unit NAME's cgroup folder, @cgroup then */
 	int nargs;
 	char **args;
 };

@@ -92,6 +92,16 @@ expect "check accepts the example" 0 "policy 'confine-shell', enforce, default a
 	check loader/examples/confine-shell.yaml
 expect "check names FILE:LINE:COL of an error" 1 "$out/bad.yaml:4:20: unknown access 'fly'" -- \
 	check "$out/bad.yaml"
+expect "--unit of no unit's name: bad usage, systemctl never asked" 2 "--unit 'a;b': not a unit name" -- \
+	detach --unit 'a;b'
+expect "--unit with --cgroup: bad usage" 2 "--cgroup or --unit, once" -- \
+	detach --cgroup /sys/fs/cgroup --unit x.service
+# (a cgroup that is none: were the draft taken, learn would fail before any BPF)
+expect "learn --merge of an invalid draft: refused before anything runs" 1 \
+	"--merge: $out/bad.yaml:4:20: unknown access 'fly'" -- \
+	learn --merge "$out/bad.yaml" -o "$out/never.yaml" --cgroup "$out/no-such-cgroup" --timeout 1
+[ ! -e "$out/never.yaml" ] && echo "ok - lsmctl: learn --merge refused: no output file" ||
+	echo "not ok - lsmctl: learn --merge refused: no output file"
 expect "check of a missing file" 1 "No such file or directory" -- check "$out/missing.yaml"
 expect "check -j" 0 '^{"file":"loader/examples/confine-shell.yaml","policy":"confine-shell","mode":"enforce","default":"allow","closed":\[\],"rules":{"files":1,"network":1,"ptrace":1},"hooks":\["file_open","bprm_check_security","socket_connect","socket_sendmsg","ptrace_access_check","ptrace_traceme"\(,"sctp_bind_connect"\)\?\],"refusal_hooks":\["inode_rename","inode_rmdir"\],"warnings":\[.*\],"lsm_cgroup":{"hook_slots":[0-9]*,"slots_taken":\([0-9]*\|null\),"slots_needed":[89],"slots_held":[0-9]*,"fits":\(true\|false\)},"backend":"\(cgroup\|global\)","backend_why":".*"}$' -- \
 	check -j loader/examples/confine-shell.yaml

@@ -3,7 +3,8 @@
 # the draft serves those pages and one added later; nginx reading a file
 # outside its root through a link (one www-data may read) is denied with
 # its event; after
-# systemctl reload and systemctl restart the policy still holds.
+# systemctl reload and systemctl restart the policy still holds (apply
+# --unit follows the unit's cgroup).
 . /lab/lib/lab.sh
 . /lab/lib/walk.sh
 cg=/sys/fs/cgroup/system.slice/nginx.service
@@ -17,10 +18,11 @@ learn_cgroup nginx $cg 30 sh -c 'for i in 1 2 3; do curl -fs http://127.0.0.1/ >
 checks nginx
 show_draft nginx
 draft_lacks nginx "for a whole folder of /etc" '"/etc/(\*\*|[^"/]*/\*\*)"'
-if lsmctl apply $D/nginx.yaml --cgroup $cg --follow >$D/nginx.apply 2>&1; then
-	ok "nginx: apply --follow on nginx.service's cgroup"
+if lsmctl apply $D/nginx.yaml --unit nginx.service >$D/nginx.apply 2>&1 &&
+	grep -q "^follows /system.slice/nginx.service" $D/nginx.apply; then
+	ok "nginx: apply --unit nginx.service: on its cgroup, following it"
 else
-	not_ok "nginx: apply --follow on nginx.service's cgroup" "$(tail -n 3 $D/nginx.apply | tr '\n' '|')"
+	not_ok "nginx: apply --unit nginx.service: on its cgroup, following it" "$(tail -n 3 $D/nginx.apply | tr '\n' '|')"
 fi
 sed 's/^/# apply: /' $D/nginx.apply | tail -n 3
 mkdir -p /srv/private && echo private >/srv/private/key.txt && chmod 0644 /srv/private/key.txt
