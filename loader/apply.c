@@ -92,8 +92,9 @@ static void teardown(const char *dir)
  * A policy that follows its path, its cgroup gone: it moves to the cgroup
  * lab_follow_mkdir() bound it to since (its folder renamed to that
  * cgroup's, then its meta's id changed), or it waits for its path.
+ * Moved: 1.
  */
-static void adopt(const struct stored *s)
+static int adopt(const struct stored *s)
 {
 	struct lab_meta meta = s->meta;
 	char dir[256], path[PATH_MAX];
@@ -102,11 +103,11 @@ static void adopt(const struct stored *s)
 	int fd;
 
 	if (global_follow_bound(&s->meta, &bound) || !bound)
-		return;	/* waiting for its path: list says so */
+		return 0;	/* waiting for its path: list says so */
 	policy_dir(bound, dir, sizeof(dir));
 	/* renamed first: a folder left with the old id in its meta is adopted again */
 	if (strcmp(dir, s->dir) && renameat2(AT_FDCWD, s->dir, AT_FDCWD, dir, RENAME_NOREPLACE))
-		return;
+		return 0;
 	meta.cgroup_id = bound;
 	snprintf(path, sizeof(path), "%s/meta", dir);
 	fd = bpf_obj_get(path);
@@ -114,6 +115,7 @@ static void adopt(const struct stored *s)
 		bpf_map_update_elem(fd, &key, &meta, 0);
 		close(fd);
 	}
+	return 1;
 }
 
 /*
@@ -123,8 +125,9 @@ static void adopt(const struct stored *s)
  */
 static void recover(void)
 {
+	char why[WHY_MAX];
 	struct stored *list;
-	int i, n;
+	int i, n, guarded = 0;
 
 	n = store_leftovers(&list);
 	for (i = 0; i < n; i++)
@@ -136,7 +139,8 @@ static void recover(void)
 		if (!cgroup_gone(list[i].meta.cgroup_id))
 			continue;
 		if (list[i].meta.follow && list[i].meta.backend == BACKEND_GLOBAL) {
-			adopt(&list[i]);
+			if (adopt(&list[i]) && (list[i].meta.flags & LAB_SELF_PROTECT))
+				guarded = 1;
 			continue;
 		}
 		/* once: the command whose recovery removes it says so */
@@ -148,6 +152,12 @@ static void recover(void)
 	}
 	if (n >= 0)
 		stored_list_free(list, n);
+	/*
+	 * A guarded policy moved: the guard's entries follow its record
+	 * (the new cgroup's by id), and those of the cgroups gone go.
+	 */
+	if (guarded && guard_sync(NULL, why, sizeof(why)))
+		fprintf(stderr, "lsmctl: self-protection's guard: %s\n", why);
 }
 
 int policies_open(bool writing, char *err, size_t errlen)
@@ -330,7 +340,7 @@ out:
 }
 
 /* Can @c follow the cgroup path @rel? Its backend in @backend; 0 or -errno with why. */
-static int follow_check(const struct compiled *c, const char *rel, const struct apply_opts *o,
+static int follow_check(const char *rel, const struct apply_opts *o,
 			enum backend *backend, char *why, size_t len)
 {
 	int rc = backend_pick_follow(o->backend_given, o->backend, backend, why, len);
@@ -342,11 +352,7 @@ static int follow_check(const struct compiled *c, const char *rel, const struct 
 			    "bytes", rel, LAB_FOLLOW_PATH_LEN - 2);
 	if (!strcmp(rel, "/"))
 		return errf(why, len, -EINVAL, "--follow: the root cgroup is never made again");
-	/* not done: the guard's guarded map is by cgroup id, and does not follow */
-	if (c->conf.flags & LAB_SELF_PROTECT)
-		return errf(why, len, -EINVAL, "--follow: self-protection does not follow a path "
-			    "yet (its guard binds a cgroup by id): the policy needs "
-			    "self_protection: off");
+	/* self-protection follows too: the guard's guard_follow_mkdir() (guard.c) */
 	return 0;
 }
 
@@ -370,7 +376,7 @@ int policy_apply(const char *file, const char *cgroup, const struct apply_opts *
 		return rc;
 	/* before the kernel is touched: a forced backend that cannot take it is refused */
 	if (o->follow)
-		rc = follow_check(&c, rel, o, &backend, why, sizeof(why));
+		rc = follow_check(rel, o, &backend, why, sizeof(why));
 	else
 		rc = backend_pick(c.hooks, c.guard_hooks, o->backend_given, o->backend, &backend,
 				  why, sizeof(why));
@@ -514,7 +520,7 @@ int policy_diff(const char *file, const char *cgroup, const struct apply_opts *o
 	if (rc < 0)
 		return errf(err, errlen, rc, "%s", refused);
 	if (o->follow)
-		d->backend_rc = follow_check(&d->c, rel, o, &d->backend, d->backend_why,
+		d->backend_rc = follow_check(rel, o, &d->backend, d->backend_why,
 					     sizeof(d->backend_why));
 	else
 		d->backend_rc = backend_pick(d->c.hooks, d->c.guard_hooks, o->backend_given,

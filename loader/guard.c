@@ -7,12 +7,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "errors.h"
 #include "genl.h"
 #include "guard.h"
@@ -22,6 +24,8 @@
 
 #define GUARD_NAME "guard"
 #define GUARD_DIR PIN_ROOT "/" GUARD_NAME
+/* guard_follow_mkdir(), on the cgroup_mkdir tracepoint while the guard is loaded */
+#define FOLLOW_LINK "link-cgroup_mkdir"
 
 #define GUARD_HOOK_NAME(hook)	#hook,
 static const char *const guard_hooks[LAB_NR_GUARD_HOOKS] = { LAB_GUARD_HOOKS(GUARD_HOOK_NAME) };
@@ -61,6 +65,27 @@ static int guard_attach(struct bpf_program *prog, unsigned int hook, const char 
 		return errf(err, errlen, -errno, "attach lsm/%s: %s", guard_hooks[hook],
 			    strerror(errno));
 	snprintf(path, sizeof(path), "%s/link-%s", dir, guard_hooks[hook]);
+	rc = bpf_link__pin(link, path) ? -errno : 0;
+	bpf_link__destroy(link);	/* the pin holds it, or it goes */
+	if (rc)
+		return errf(err, errlen, rc, "pin %s: %s", path, strerror(-rc));
+	return 0;
+}
+
+/*
+ * Attach guard_follow_mkdir() and pin its link in @dir: it runs while
+ * the guard is loaded, so that a guarded path a policy follows needs no
+ * attach of its own. 0 or -errno.
+ */
+static int guard_follow_attach(struct guard *skel, const char *dir, char *err, size_t errlen)
+{
+	struct bpf_link *link = bpf_program__attach_trace(skel->progs.guard_follow_mkdir);
+	char path[PATH_MAX];
+	int rc;
+
+	if (!link)
+		return errf(err, errlen, -errno, "attach tp_btf/cgroup_mkdir: %s", strerror(errno));
+	snprintf(path, sizeof(path), "%s/" FOLLOW_LINK, dir);
 	rc = bpf_link__pin(link, path) ? -errno : 0;
 	bpf_link__destroy(link);	/* the pin holds it, or it goes */
 	if (rc)
@@ -110,6 +135,8 @@ static int guard_load(char *err, size_t errlen)
 	for (h = 0; h < LAB_NR_GUARD_HOOKS && !rc; h++)
 		if (bpf_program__autoload(progs[h]))
 			rc = guard_attach(progs[h], h, tmp, err, errlen);
+	if (!rc)
+		rc = guard_follow_attach(skel, tmp, err, errlen);
 	if (!rc && rename(tmp, GUARD_DIR))
 		rc = errf(err, errlen, -errno, "rename %s: %s", tmp, strerror(errno));
 out:
@@ -121,9 +148,10 @@ out:
 }
 
 /*
- * Is the guard in GUARD_DIR whole: its maps, and a link for every hook
- * this kernel has? A guard left half-removed by a killed lsmctl, or
- * loaded by an lsmctl with fewer hooks, is loaded again.
+ * Is the guard in GUARD_DIR whole: its maps, a link for every hook this
+ * kernel has, and guard_follow_mkdir()'s? A guard left half-removed by
+ * a killed lsmctl, or loaded by an lsmctl with fewer hooks or maps, is
+ * loaded again.
  */
 static int guard_whole(void)
 {
@@ -133,7 +161,7 @@ static int guard_whole(void)
 	struct bpf_map *map;
 	struct stat st;
 	unsigned int h;
-	int whole = vmlinux && skel;
+	int whole = vmlinux && skel && !lstat(GUARD_DIR "/" FOLLOW_LINK, &st);
 
 	if (skel)
 		bpf_object__for_each_map(map, skel->obj)
@@ -153,6 +181,7 @@ static int guard_of(const struct lab_meta *m, struct lab_guard *g)
 {
 	if (!(m->flags & LAB_SELF_PROTECT))
 		return 0;
+	memset(g, 0, sizeof(*g));	/* follow: none, lsmctl's entry */
 	g->cgroup_id = m->cgroup_id;
 	g->level = m->cgroup_level;
 	g->flags = m->flags & (LAB_AUDIT | LAB_GUARD_SIGNAL);
@@ -163,6 +192,103 @@ struct guard_set {
 	struct lab_guard g[LAB_MAX_POLICIES];
 	unsigned int n;
 };
+
+/* A guarded path that a policy follows: guard_follows' key and template. */
+struct guard_follow {
+	struct lab_follow_key key;
+	struct lab_guard g;
+	__u32 policy;		/* its number if the path has none yet */
+};
+
+struct follow_set {
+	struct guard_follow f[LAB_MAX_POLICIES];
+	unsigned int n;
+};
+
+/* The guarded path @m follows, if it follows one: from a policy's meta. */
+static int follow_of(const struct lab_meta *m, struct guard_follow *f)
+{
+	size_t len = strlen(m->cgroup);
+
+	if (!m->follow || len > LAB_FOLLOW_PATH_LEN - 2 || !guard_of(m, &f->g))
+		return 0;
+	memset(&f->key, 0, sizeof(f->key));
+	memcpy(f->key.path, m->cgroup, len);
+	f->g.cgroup_id = 0;	/* guard_follow_mkdir() writes the new cgroup's */
+	f->policy = m->policy;
+	return 1;
+}
+
+/* As set_add(): a path two policies follow (one replacing the other), the stricter. */
+static void follows_add(struct follow_set *fs, const struct guard_follow *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < fs->n; i++) {
+		if (!memcmp(&fs->f[i].key, &f->key, sizeof(f->key))) {
+			fs->f[i].g.flags &= f->g.flags;
+			return;
+		}
+	}
+	if (fs->n < LAB_MAX_POLICIES)
+		fs->f[fs->n++] = *f;
+}
+
+/*
+ * Each followed path's number: the one guard_follows has for it while it
+ * stays followed (the entries guard_follow_mkdir() wrote carry it, and
+ * are kept by it: a policy replaced by another on the same path keeps
+ * them), else its policy's id, or the smallest number no path has.
+ */
+static void follows_number(int map, struct follow_set *fs)
+{
+	static unsigned char used[LAB_MAX_POLICIES];
+	struct lab_guard old;
+	unsigned int i, n;
+
+	memset(used, 0, sizeof(used));
+	for (i = 0; i < fs->n; i++) {
+		fs->f[i].g.follow = 0;
+		if (!bpf_map_lookup_elem(map, &fs->f[i].key, &old) && old.follow &&
+		    old.follow < LAB_MAX_POLICIES && !used[old.follow]) {
+			fs->f[i].g.follow = old.follow;
+			used[old.follow] = 1;
+		}
+	}
+	for (i = 0; i < fs->n; i++) {
+		if (fs->f[i].g.follow)
+			continue;
+		n = fs->f[i].policy < LAB_MAX_POLICIES && !used[fs->f[i].policy] ?
+		    fs->f[i].policy : 1;
+		while (n < LAB_MAX_POLICIES && used[n])
+			n++;
+		fs->f[i].g.follow = n;	/* LAB_MAX_POLICIES paths at most: one is free */
+		if (n < LAB_MAX_POLICIES)
+			used[n] = 1;
+	}
+}
+
+/* Is @id a number of a path in @fs? */
+static bool follows_number_in(const struct follow_set *fs, __u32 id)
+{
+	unsigned int i;
+
+	for (i = 0; i < fs->n; i++)
+		if (fs->f[i].g.follow == id)
+			return true;
+	return false;
+}
+
+/* Is guard_follows' key @key a path in @fs? */
+static bool follows_has(const struct follow_set *fs, const struct lab_follow_key *key)
+{
+	unsigned int i;
+
+	for (i = 0; i < fs->n; i++)
+		if (!memcmp(&fs->f[i].key, key, sizeof(*key)))
+			return true;
+	return false;
+}
 
 /*
  * While a policy replaces another, the cgroup is guarded if either
@@ -182,7 +308,13 @@ static void set_add(struct guard_set *set, const struct lab_guard *g)
 		set->g[set->n++] = *g;
 }
 
-static void levels_of(const struct guard_set *set, struct lab_guard_levels *l)
+/*
+ * The guarded cgroups' levels and filter bits; a followed path's level
+ * has every bit of its filter word, for the cgroups guard_follow_mkdir()
+ * adds.
+ */
+static void levels_of(const struct guard_set *set, const struct follow_set *fs,
+		      struct lab_guard_levels *l)
 {
 	unsigned int i;
 
@@ -192,6 +324,31 @@ static void levels_of(const struct guard_set *set, struct lab_guard_levels *l)
 		l->mask |= 1u << set->g[i].level;
 		l->filter[set->g[i].level] |= 1ull << (set->g[i].cgroup_id % 64);
 	}
+	for (i = 0; i < fs->n; i++) {
+		if (fs->f[i].g.level >= LAB_MAX_CGROUP_DEPTH)
+			continue;
+		l->mask |= 1u << fs->f[i].g.level;
+		l->filter[fs->f[i].g.level] = ~0ull;
+	}
+}
+
+/*
+ * Does guarded's entry @id stay? Those of @set, and the ones
+ * guard_follow_mkdir() wrote for a path still followed, while their
+ * cgroup is there (until lsmctl moves the policy's record to it).
+ */
+static bool guarded_keeps(int map, __u64 id, const struct guard_set *set,
+			  const struct follow_set *fs)
+{
+	struct lab_guard g;
+	unsigned int i;
+
+	for (i = 0; i < set->n; i++)
+		if (set->g[i].cgroup_id == id)
+			return true;
+	if (bpf_map_lookup_elem(map, &id, &g))
+		return true;	/* gone since the walk found it */
+	return g.follow && follows_number_in(fs, g.follow) && !cgroup_gone(id);
 }
 
 __u64 guard_lost(void)
@@ -204,6 +361,9 @@ __u64 guard_lost(void)
 int guard_sync(const struct lab_meta *pending, char *err, size_t errlen)
 {
 	static struct guard_set set;
+	static struct follow_set fs;
+	struct lab_follow_key fkey, fnext, *fprev = NULL;
+	struct guard_follow f;
 	struct lab_guard_levels old = { 0 }, now = { 0 };
 	char partial[PATH_MAX] = "";
 	struct guard *skel = NULL;
@@ -212,18 +372,24 @@ int guard_sync(const struct lab_meta *pending, char *err, size_t errlen)
 	struct stored *list;
 	struct stat st;
 	__u32 zero = 0;
-	int i, n, map, levels, rc;
+	int i, n, map, levels, follows, rc;
 
 	n = stored_list(&list);
 	if (n < 0)
 		return errf(err, errlen, n, "list the applied policies: %s", strerror(-n));
 	set.n = 0;
-	for (i = 0; i < n; i++)
+	fs.n = 0;
+	for (i = 0; i < n; i++) {
 		if (guard_of(&list[i].meta, &g))
 			set_add(&set, &g);
+		if (follow_of(&list[i].meta, &f))
+			follows_add(&fs, &f);
+	}
 	stored_list_free(list, n);
 	if (pending && guard_of(pending, &g))
 		set_add(&set, &g);
+	if (pending && follow_of(pending, &f))
+		follows_add(&fs, &f);
 	if (!set.n) {
 		store_remove(GUARD_DIR);	/* its links go, and with them its hooks */
 		return 0;
@@ -259,26 +425,45 @@ int guard_sync(const struct lab_meta *pending, char *err, size_t errlen)
 		       "namespace of its own: %s: in one, they are refused", strerror(-rc));
 	map = bpf_map__fd(skel->maps.guarded);
 	levels = bpf_map__fd(skel->maps.guard_levels);
+	follows = bpf_map__fd(skel->maps.guard_follows);
+	follows_number(follows, &fs);
 	/* levels first, with the old bits too: no program may skip a cgroup */
-	levels_of(&set, &old);
+	levels_of(&set, &fs, &old);
 	if (bpf_map_update_elem(levels, &zero, &old, 0))
 		goto failed;
 	for (i = 0; i < (int)set.n; i++)
 		if (bpf_map_update_elem(map, &set.g[i].cgroup_id, &set.g[i], 0))
 			goto failed;
+	/*
+	 * The followed paths after their levels, and before the policy's
+	 * own follows entry (install() syncs the guard first): a cgroup
+	 * made at the path is guarded whenever it has the policy.
+	 */
+	for (i = 0; i < (int)fs.n; i++)
+		if (bpf_map_update_elem(follows, &fs.f[i].key, &fs.f[i].g, 0))
+			goto failed;
+	/* a path no longer followed first, then the cgroups it bound */
+	while (!bpf_map_get_next_key(follows, fprev, &fnext)) {
+		fkey = fnext;
+		if (follows_has(&fs, &fkey)) {
+			fprev = &fkey;
+			continue;
+		}
+		if (bpf_map_delete_elem(follows, &fkey))
+			goto failed;
+		fprev = NULL;	/* the walk starts again after a delete */
+	}
 	while (!bpf_map_get_next_key(map, prev, &next)) {
 		key = next;
-		for (i = 0; i < (int)set.n && set.g[i].cgroup_id != key; i++)
-			;
-		if (i < (int)set.n) {
+		if (guarded_keeps(map, key, &set, &fs)) {
 			prev = &key;
 			continue;
 		}
-		if (bpf_map_delete_elem(map, &key))
+		if (bpf_map_delete_elem(map, &key) && errno != ENOENT)
 			goto failed;
 		prev = NULL;	/* the walk starts again after a delete */
 	}
-	levels_of(&set, &now);
+	levels_of(&set, &fs, &now);
 	if (bpf_map_update_elem(levels, &zero, &now, 0))
 		goto failed;
 	if (partial[0])

@@ -6,8 +6,10 @@
  *
  *   lsmlab/guard/guarded       the guarded cgroups, by id
  *   lsmlab/guard/guard_levels  their levels and id filters
+ *   lsmlab/guard/guard_follows the guarded paths that policies follow
  *   lsmlab/guard/lost          events it had no room for in the ring
  *   lsmlab/guard/link-HOOK     each program's link
+ *   lsmlab/guard/link-cgroup_mkdir  guard_follow_mkdir()'s link
  */
 #ifndef LSMCTL_GUARD_H
 #define LSMCTL_GUARD_H

@@ -393,6 +393,13 @@ struct lab_guard {
 	__u64 cgroup_id;
 	__u32 level;
 	__u32 flags;		/* LAB_AUDIT, LAB_GUARD_SIGNAL */
+	/*
+	 * A followed path's (apply --follow): its number, the same in its
+	 * guard_follows template and in every entry guard_follow_mkdir()
+	 * wrote from it; 0 in the entries lsmctl writes by cgroup id.
+	 */
+	__u32 follow;
+	__u32 pad;
 };
 
 #define LAB_GUARD_SIGNAL	(1U << 8)	/* signal: allow, outside too */

@@ -63,6 +63,58 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } lost SEC(".maps");
 
+/*
+ * The guarded paths that a policy follows (lsmctl apply --follow): the
+ * path, as the global instance's follows map has it, to the guard's
+ * template (its level, flags and follow number). lsmctl writes an entry
+ * before the policy's own follows entry, and only while guard_levels has
+ * the path's level in its mask and every bit of its filter word: the
+ * new cgroup's bits are there before it is.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, LAB_MAX_POLICIES);
+	__type(key, struct lab_follow_key);
+	__type(value, struct lab_guard);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} guard_follows SEC(".maps");
+
+/*
+ * A cgroup was made at a guarded path that a policy follows: it is
+ * guarded before any task can be in it. The same tracepoint as the
+ * global instance's lab_follow_mkdir() (policy_global.bpf.c says why it
+ * fires before kernfs_activate() makes the folder visible), in the guard
+ * so that the entry lives and goes with the guard's maps. Attached while
+ * the guard is loaded: one string read and one lookup a mkdir.
+ */
+SEC("tp_btf/cgroup_mkdir")
+int BPF_PROG(guard_follow_mkdir, struct cgroup *cgrp, const char *path)
+{
+	struct lab_follow_key key;
+	struct lab_guard *tmpl, g;
+	__u32 level;
+	long n;
+
+	/* cgroup2's only, as lab_follow_mkdir() */
+	if (cgrp->root->hierarchy_id)
+		return 0;
+	__builtin_memset(&key, 0, sizeof(key));
+	n = bpf_probe_read_kernel_str(key.path, sizeof(key.path), path);
+	if (n <= 0 || n >= (long)sizeof(key.path))
+		return 0;	/* unread, or maybe cut short: lsmctl follows none that long */
+	tmpl = bpf_map_lookup_elem(&guard_follows, &key);
+	if (!tmpl)
+		return 0;
+	level = cgrp->level;
+	if (level >= LAB_MAX_CGROUP_DEPTH || level != tmpl->level)
+		return 0;
+	g = *tmpl;
+	g.cgroup_id = cgrp->kn->id;	/* the cgroup id: its kernfs node's */
+	bpf_map_update_elem(&guarded, &g.cgroup_id, &g, BPF_ANY);
+	return 0;
+}
+
 /* The program guard_<hook> on LSM hook <hook>, one of LAB_GUARD_HOOKS. */
 #define GUARD_PROG(hook, args...)					\
 	_Static_assert(LAB_GUARD_##hook < LAB_NR_GUARD_HOOKS, #hook " is a guard hook"); \

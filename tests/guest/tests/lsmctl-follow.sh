@@ -8,14 +8,19 @@
 # policy without --follow drops it, said once on stderr, and the read
 # works after. A policy waiting for its path is listed as such; detach
 # leaves nothing (the next cgroup at the path is unconfined); the cgroup
-# backend and self-protection are refused with --follow.
+# backend is refused with --follow. Self-protection follows too: a
+# guarded service restarted $grounds times, each new cgroup's first read
+# denied and its tasks held by the guard (lsmctl detach, a signal out,
+# the guard's pins) before any lsmctl command outside has seen it.
 . /lab/lib/lab.sh
 L=/lab/bin/lsmctl
 rounds=${FOLLOW_ROUNDS:-20}
+grounds=${FOLLOW_GUARD_ROUNDS:-10}
 top=/sys/fs/cgroup/fo.slice
 fc=$top/svc.service		# followed: level 2, as /system.slice/nginx.service
 nc=$top/plain.service		# the same without --follow
 ctl=$top/ctl.service		# no policy
+gc=$top/guarded.service		# followed, with self-protection
 mkdir -p $fc $nc $ctl
 echo secret >/tmp/fo-secret
 cat >/tmp/fo.yaml <<'Y'
@@ -50,13 +55,6 @@ echo "$out" | sed 's/^/# /'
 [ $rc -ne 0 ] && echo "$out" | grep -q "needs the global backend" && ! $L list | grep -q "^/fo.slice" &&
 	ok "apply --follow --backend cgroup: refused, the reason said, nothing applied" ||
 	not_ok "apply --follow --backend cgroup: refused, the reason said, nothing applied" "status $rc"
-out=$($L apply /tmp/fo-guarded.yaml --cgroup $fc --follow 2>&1)
-rc=$?
-echo "$out" | sed 's/^/# /'
-[ $rc -ne 0 ] && echo "$out" | grep -q "self_protection: off" &&
-	ok "apply --follow of a policy with self-protection: refused (its guard does not follow)" ||
-	not_ok "apply --follow of a policy with self-protection: refused" "status $rc"
-
 out=$($L apply /tmp/fo.yaml --cgroup $fc --follow 2>&1)
 rc=$?
 echo "$out" | sed 's/^/# /'
@@ -169,5 +167,85 @@ out=$(start $fc)
 [ "$out" = secret ] && ok "after it, a cgroup made at the path is unconfined (the global instance loaded)" ||
 	not_ok "after it, a cgroup made at the path is unconfined" "$out"
 $L detach --cgroup $nc >/dev/null 2>&1
-rmdir $fc $nc $ctl $top 2>/dev/null
+
+# self-protection follows the path: the guard's own guard_follow_mkdir()
+# guards each new cgroup at it from the same tracepoint as the policy's
+pins=/sys/fs/bpf/lsmlab
+sleep 600 &
+outsider=$!
+mkdir -p $gc
+# its entry in the guard's guarded map (BTF: "cgroup_id": ID)
+guarded_has() { bpftool map dump pinned $pins/guard/guarded 2>/dev/null | grep -q "\"cgroup_id\": $1,"; }
+guarded_n() { bpftool map dump pinned $pins/guard/guarded 2>/dev/null | grep -c '"cgroup_id"'; }
+out=$($L apply /tmp/fo-guarded.yaml --cgroup $gc --follow 2>&1)
+rc=$?
+echo "$out" | sed 's/^/# /'
+[ $rc -eq 0 ] && echo "$out" | grep -q "^follows /fo.slice/guarded.service" &&
+	[ -e $pins/guard/guard_follows ] && [ -e $pins/guard/link-cgroup_mkdir ] &&
+	ok "apply --follow of a policy with self-protection: allowed, the guard follows the path" ||
+	not_ok "apply --follow of a policy with self-protection: allowed" "status $rc; $(ls $pins/guard 2>&1 | tr '\n' ' ')"
+control_kill() { in_cg $ctl "kill -CONT $outsider" 2>&1; }
+[ -z "$(control_kill)" ] && ok "control: a task in $ctl may signal a task outside" ||
+	not_ok "control: a task in $ctl may signal a task outside" "$(control_kill)"
+# each round: restarted, then the new cgroup checked before lsmctl outside
+# runs (list every other round: its recovery moves the record and syncs
+# the guard, so two restarts go by with only what the tracepoint wrote)
+gdenied=0 gmapped=0 gdetach=0 gkill=0 gpin=0 glisted=0 glooked=0 i=1
+while [ $i -le $grounds ]; do
+	restart $gc || break
+	id=$(cgid $gc)
+	guarded_has $id && gmapped=$((gmapped + 1))
+	out=$(start $gc)
+	echo "$out" | grep -q "not permitted" && gdenied=$((gdenied + 1)) ||
+		not_ok "guarded round $i: the new cgroup's first read is denied" "$out"
+	out=$(in_cg $gc "$L detach --cgroup $gc" 2>&1)
+	[ $? -ne 0 ] && echo "$out" | grep -q "not permitted" && gdetach=$((gdetach + 1)) ||
+		not_ok "guarded round $i: lsmctl detach from inside fails (EPERM)" "$out"
+	out=$(in_cg $gc "kill -CONT $outsider" 2>&1)
+	echo "$out" | grep -q "not permitted" && gkill=$((gkill + 1)) ||
+		not_ok "guarded round $i: a signal to a task outside is refused (EPERM)" "$out"
+	out=$(in_cg $gc "rm -f $pins/guard/guard_follows $pins/guard/link-cgroup_mkdir" 2>&1)
+	echo "$out" | grep -q "not permitted" && [ -e $pins/guard/guard_follows ] &&
+		[ -e $pins/guard/link-cgroup_mkdir ] && gpin=$((gpin + 1)) ||
+		not_ok "guarded round $i: the guard's follows pins cannot be removed from inside" "$out"
+	if [ $((i % 2)) -eq 0 ]; then
+		glooked=$((glooked + 1))
+		l=$($L list 2>&1)
+		echo "$l" | grep -q "^fo-guarded: follows /fo.slice/guarded.service (cgroup $id)$" &&
+			[ "$(guarded_n)" = 1 ] && glisted=$((glisted + 1)) ||
+			not_ok "guarded round $i: list shows the policy on $id, the guard only it" \
+				"$(echo "$l" | tr '\n' '|'); $(guarded_n) guarded"
+	fi
+	i=$((i + 1))
+done
+[ $gmapped -eq $grounds ] && ok "$grounds restarts: the guard's guarded map had each new cgroup before any task" ||
+	not_ok "$grounds restarts: the guard's guarded map had each new cgroup" "$gmapped of $grounds"
+[ $gdenied -eq $grounds ] && ok "$grounds restarts: the first read in each new guarded cgroup was denied (EPERM)" ||
+	not_ok "$grounds restarts: the first read in each new guarded cgroup was denied" "$gdenied of $grounds"
+[ $gdetach -eq $grounds ] && ok "$grounds restarts: lsmctl detach from inside each new cgroup failed (EPERM)" ||
+	not_ok "$grounds restarts: lsmctl detach from inside each new cgroup failed" "$gdetach of $grounds"
+[ $gkill -eq $grounds ] && ok "$grounds restarts: the guard refused a signal out of each new cgroup (EPERM)" ||
+	not_ok "$grounds restarts: the guard refused a signal out of each new cgroup" "$gkill of $grounds"
+[ $gpin -eq $grounds ] && ok "$grounds restarts: the guard's follows pins stayed (rm from inside: EPERM)" ||
+	not_ok "$grounds restarts: the guard's follows pins stayed" "$gpin of $grounds"
+[ $glooked -gt 0 ] && [ $glisted -eq $glooked ] &&
+	ok "list moved the record, and the guard kept only the cgroup of the moment, $glisted times" ||
+	not_ok "list moved the record, and the guard kept only the cgroup of the moment" "$glisted of $glooked"
+out=$(in_cg $gc "bpftool map delete pinned $pins/guard/guard_follows key 0" 2>&1)
+echo "$out" | grep -q "not permitted" && [ -e $pins/guard/guard_follows ] &&
+	ok "held: bpftool on the guard's follows map from inside (EPERM)" ||
+	not_ok "held: bpftool on the guard's follows map from inside" "$out"
+[ -z "$(control_kill)" ] && ok "control: the task in $ctl still may signal outside" ||
+	not_ok "control: the task in $ctl still may signal outside" "$(control_kill)"
+# detach: the guard goes with its last policy, and the next cgroup is free
+out=$($L detach --cgroup $gc 2>&1)
+[ $? -eq 0 ] && [ ! -e $pins/guard ] && ! $L list | grep -q "^fo-guarded" &&
+	ok "detach of the guarded followed policy: the guard is unloaded, nothing listed" ||
+	not_ok "detach of the guarded followed policy: nothing left" "$out; $(ls $pins 2>&1 | tr '\n' ' ')"
+restart $gc
+out=$(in_cg $gc "kill -CONT $outsider && cat /tmp/fo-secret" 2>&1)
+[ "$out" = secret ] && ok "after detach, the next cgroup at the path signals out and reads" ||
+	not_ok "after detach, the next cgroup at the path signals out and reads" "$out"
+kill $outsider
+rmdir $fc $nc $ctl $gc $top 2>/dev/null
 exit 0
