@@ -33,6 +33,7 @@
 
 #define SEED_FILE "seed.yaml"
 #define MAX_NOTES 20	/* unresolved objects and self-protection said one by one */
+#define LEARN_RESTARTS 64	/* restarts of a learnt cgroup whose events are taken */
 
 /*
  * The learning policy: audit mode, default: deny, and every class closed
@@ -72,6 +73,9 @@ struct learning {
 	__u32 child;		/* the command's pid, once started */
 	__u64 since;		/* CLOCK_MONOTONIC ns when the learning policy went on */
 	__u32 proc_dev;		/* /proc's: its files are named as they are used */
+	const char *follow;	/* --cgroup: the path learnt, whose restarts are learnt too */
+	__u64 restarts[LEARN_RESTARTS];	/* the cgroups made at @follow since, by id */
+	size_t n_restarts;
 	char **forms;		/* by event: a /proc file's rule path (procfs.h), or NULL */
 };
 
@@ -85,13 +89,35 @@ static void on_interrupt(int sig)
 	interrupted = 1;
 }
 
+/*
+ * Is @id the cgroup learnt, or one made at its path since (a service's
+ * restart: the learning policy follows the path)? The cgroup at the path
+ * now, when it is @id, is remembered: its events may come after the next.
+ */
+static bool learnt_cgroup(struct learning *l, __u64 id)
+{
+	struct stat st;
+	size_t i;
+
+	if (id == l->cgroup_id)
+		return true;
+	for (i = 0; i < l->n_restarts; i++)
+		if (l->restarts[i] == id)
+			return true;
+	if (!l->follow || stat(l->follow, &st) || st.st_ino != id ||
+	    l->n_restarts == LEARN_RESTARTS)
+		return false;
+	l->restarts[l->n_restarts++] = id;
+	return true;
+}
+
 static int on_event(void *data, void *raw, size_t size)
 {
 	struct learning *l = data;
 	const struct lab_event *e = raw;
 	struct lab_event *grown;
 
-	if (size < sizeof(*e) || e->policy_cgroup_id != l->cgroup_id)
+	if (size < sizeof(*e) || !learnt_cgroup(l, e->policy_cgroup_id))
 		return 0;
 	/*
 	 * The ring is every policy's: events of an earlier policy on the
@@ -695,6 +721,14 @@ int learn(const struct learn_opts *o, FILE *f, struct learned *out, char *err, s
 	memset(out, 0, sizeof(*out));
 	if (o->cgroup) {
 		snprintf(cg, sizeof(cg), "%s", o->cgroup);
+		/*
+		 * A service restarted while it is learnt: its new cgroup has the
+		 * learning policy from its mkdir on (systemd's own steps before
+		 * the exec too), and its events are the run's. Follows need the
+		 * global backend: not with --backend cgroup.
+		 */
+		ao.follow = !(o->backend_given && o->backend == BACKEND_CGROUP);
+		l.follow = ao.follow ? cg : NULL;
 	} else {
 		if (cgroup_own(parent, sizeof(parent)))
 			return errf(err, errlen, -ENOENT, "/proc/self/cgroup: no cgroup2 entry");

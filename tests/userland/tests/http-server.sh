@@ -30,7 +30,7 @@ sed 's/^/# learn: /' $D/http.learn | tail -n 3
 [ $rc -eq 0 ] && ok "http: learn wrote a draft ($(($(date +%s) - t0)) s)" || not_ok "http: learn wrote a draft" "status $rc"
 checks http
 show_draft http
-draft_lacks http "for a whole folder of /etc" '"/etc/(\*\*|[^"/]*/\*\*)"'
+draft_lacks http "on /etc or a folder of its secrets" '"/etc(/ssh|/sudoers.d|/ssl/private)?/\*\*"'
 enforce http
 
 in_cg $W/http "$serve" >$D/http.server 2>&1 &

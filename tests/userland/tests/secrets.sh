@@ -16,14 +16,14 @@ show_draft secrets
 enforce secrets
 sh -c "$setup"
 passes secrets "the same run" "$job"
-draft_lacks secrets "for a whole folder of /etc" '"/etc/(\*\*|[^"/]*/\*\*)"'
+draft_lacks secrets "on /etc or a folder of its secrets" '"/etc(/ssh|/sudoers.d|/ssl/private)?/\*\*"'
 sh -c "$setup"
 denied secrets "removing /etc/hostname" "object=hostname(unlink" "$job; rm -f /etc/hostname"
 sh -c "$setup"
 denied secrets "reading /etc/shadow" "object=shadow(read" "$job && read l </etc/shadow"
 
 learn mkfile sh -c 'echo x >/etc/lab-new && rm /etc/lab-new'
-draft_lacks mkfile "for a whole folder of /etc" '"/etc/(\*\*|[^"/]*/\*\*)"'
+draft_lacks mkfile "on /etc or a folder of its secrets" '"/etc(/ssh|/sudoers.d|/ssl/private)?/\*\*"'
 grep -q "^# - create of 'lab-new' in /etc by sh: no rule" $D/mkfile.yaml &&
 	ok "mkfile: the draft says why it has no rule for creating /etc/lab-new" ||
 	not_ok "mkfile: the draft says why it has no rule for creating /etc/lab-new" "$(grep '^# - ' $D/mkfile.yaml | tr '\n' '|')"
