@@ -327,6 +327,14 @@ int draft_merge(struct draft *d, const struct policy *p, const char *file, char 
 			if (r->deny || ((r->file.glob || r->file.mglob) &&
 					strncmp(r->file.path, "/proc/", 6)))
 				break;
+			/* a subtree only where learn would make one: never a secret's folder */
+			if (r->file.subtree && (!strcmp(r->file.path, "/") ||
+						!draft_foldable(r->file.path))) {
+				snprintf(err, errlen, "%s:%u:%u: %s%s would cover a secret (lsmctl(8), "
+					 "learn): a draft never holds it; name its files", file, r->line,
+					 r->col, r->file.path, strcmp(r->file.path, "/") ? "/**" : "**");
+				return -EINVAL;
+			}
 			if (r->file.by_inode)
 				rc = draft_file_root(d, r->file.path, r->kind == RULE_EXEC ?
 						     ACCESS_EXEC : r->file.access, by);

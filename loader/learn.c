@@ -90,6 +90,25 @@ static void on_interrupt(int sig)
 }
 
 /*
+ * Does a policy follow the cgroup path @rel (below CGROUP_ROOT)? Its
+ * record may still name a cgroup a restart removed (recovery moves it at
+ * lsmctl's next command): the path says it has a policy all the same.
+ */
+static bool follows_path(const char *rel)
+{
+	struct stored *list;
+	bool found = false;
+	int i, n;
+
+	n = stored_list(&list);
+	for (i = 0; i < n; i++)
+		found |= list[i].meta.follow && !strcmp(list[i].meta.cgroup, rel);
+	if (n >= 0)
+		stored_list_free(list, n);
+	return found;
+}
+
+/*
  * Is @id the cgroup learnt, or one made at its path since (a service's
  * restart: the learning policy follows the path)? The cgroup at the path
  * now, when it is @id, is remembered: its events may come after the next.
@@ -348,15 +367,32 @@ static int secret_note(struct draft *d, const struct learning *l, size_t index,
 }
 
 /*
- * A log file: written where logs are, or named as one. Its folder gets
- * write and create, so that the file made anew after a rotation is
- * written too.
+ * A log file: one written where logs are (a name ending in .log is the
+ * program's to choose, and /opt/app/x.log would make the app's folder
+ * writable). Its folder gets write and create, so that the file made
+ * anew after a rotation is written too.
  */
 static bool log_file(const char *path)
 {
-	size_t n = strlen(path);
+	return !strncmp(path, "/var/log/", 9);
+}
 
-	return !strncmp(path, "/var/log/", 9) || (n > 4 && !strcmp(path + n - 4, ".log"));
+/*
+ * Scratch places, whose subtree a run's removed folders may rise to: what
+ * a program makes and removes there is its own. An allow-list: a folder
+ * the run removed in /etc/letsencrypt must not give all of /etc/letsencrypt.
+ */
+static bool scratch_folder(const char *path)
+{
+	static const char *const scratch[] = { "/tmp", "/var/tmp", "/dev/shm" };
+	size_t i, n;
+
+	for (i = 0; i < sizeof(scratch) / sizeof(scratch[0]); i++) {
+		n = strlen(scratch[i]);
+		if (!strncmp(path, scratch[i], n) && (!path[n] || path[n] == '/'))
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -395,7 +431,7 @@ static int file_rule(struct draft *d, struct learning *l, size_t index,
 		snprintf(folder, sizeof(folder), "%s", dir->path);
 	} else if (file && (slash = strrchr(file->path, '/')) && slash > file->path) {
 		snprintf(folder, sizeof(folder), "%.*s", (int)(slash - file->path), file->path);
-	} else if ((kept = nearest_kept(l, e))) {
+	} else if ((kept = nearest_kept(l, e)) && scratch_folder(kept->path)) {
 		snprintf(folder, sizeof(folder), "%s", kept->path);
 	} else {
 		return unresolved(d, l, index, n_unresolved);
@@ -714,7 +750,7 @@ int learn(const struct learn_opts *o, FILE *f, struct learned *out, char *err, s
 	struct ring_buffer *rb = NULL;
 	struct applied a;
 	struct stored s;
-	bool made_cg = false, applied = false;
+	bool made_cg = false, applied = false, taken;
 	__u32 level;
 	int rc, fd = -1, tries;
 
@@ -741,8 +777,10 @@ int learn(const struct learn_opts *o, FILE *f, struct learned *out, char *err, s
 	if (rc)
 		goto out;
 	policy_dir(l.cgroup_id, pins, sizeof(pins));
-	if (!stored_read(pins, &s)) {
+	taken = !stored_read(pins, &s);
+	if (taken)
 		stored_free(&s);
+	if (taken || (o->cgroup && follows_path(rel))) {
 		rc = errf(err, errlen, -EEXIST, "%s has a policy: learn would replace it, and "
 			  "detach it after; detach it first, or learn on a cgroup of its own", rel);
 		goto out;

@@ -39,6 +39,30 @@ static bool numeric(const char *s)
 	return true;
 }
 
+/*
+ * Is @name, in the folder of form @dir, a number that stands for any
+ * task's: a task's (in /proc), a thread's (in task/), a descriptor's (in
+ * fd/, fdinfo/)? Numbers elsewhere are names a program may choose (a
+ * network device's in /proc/sys/net/ipv4/conf/): kept as they are.
+ */
+static bool any_task(const char *dir, const char *name)
+{
+	static const char *const numbered[] = { "/task", "/fd", "/fdinfo" };
+	size_t i, n = strlen(dir), k;
+
+	if (!numeric(name))
+		return false;
+	if (!strcmp(dir, "/proc"))
+		return true;
+	for (i = 0; i < sizeof(numbered) / sizeof(numbered[0]); i++) {
+		k = strlen(numbered[i]);
+		/* only a task's own folders: /proc/<star>/task, /proc/<star>/task/<star>/fd */
+		if (n > k && !strcmp(dir + n - k, numbered[i]) && !strncmp(dir, "/proc/*/", 8))
+			return true;
+	}
+	return false;
+}
+
 static const char *remember(__u64 ino, const char *form)
 {
 	struct folder *grown = realloc(folders, (n_folders + 1) * sizeof(*grown));
@@ -87,10 +111,10 @@ static const char *in_task(const char *path, const char *form, __u64 ino, int de
 		/* a name a task chose (a network device's) may be "*": not a form's */
 		if (de->d_type != DT_DIR || de->d_name[0] == '.' || strchr(de->d_name, '*'))
 			continue;
-		/* a task's or a thread's number is any task's: `*` */
+		/* a thread's number is any thread's: `*`; other numbers stay (a device's name) */
 		if (snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name) >= (int)sizeof(sub) ||
 		    snprintf(subform, sizeof(subform), "%s/%s", form,
-			     numeric(de->d_name) ? "*" : de->d_name) >= (int)sizeof(subform))
+			     any_task(form, de->d_name) ? "*" : de->d_name) >= (int)sizeof(subform))
 			continue;
 		hit = in_task(sub, subform, ino, depth - 1);
 	}
@@ -165,7 +189,7 @@ char *procfs_form(const char *name, __u64 ino, __u64 dir_ino, __u32 pid)
 		}
 	}
 	if (!dir || snprintf(form, sizeof(form), "%s/%s", dir,
-			     numeric(name) ? "*" : name) >= (int)sizeof(form))
+			     any_task(dir, name) ? "*" : name) >= (int)sizeof(form))
 		return NULL;
 	return strdup(form);
 }

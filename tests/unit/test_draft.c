@@ -252,6 +252,8 @@ static void test_merge_refused(void **state)
 		"    action: allow\n",
 		"  - network: connect\n    protocol: tcp\n    family: inet\n    cidr: 10.0.0.1/32\n"
 		"    ports: 80\n    action: allow\n",
+		"  - files: /etc/**\n    access: read\n    action: allow\n",
+		"  - files: /**\n    access: read\n    action: allow\n",
 	};
 	char yaml[512], err[256];
 	struct policy p;
@@ -263,7 +265,9 @@ static void test_merge_refused(void **state)
 		assert_int_equal(policy_parse("d.yaml", yaml, strlen(yaml), &p, err, sizeof(err)), 0);
 		assert_int_equal(draft_merge(&d, &p, "d.yaml", err, sizeof(err)), -EINVAL);
 		policy_free(&p);
-		if (!strstr(err, "d.yaml:3:5: a rule a draft cannot carry"))
+		if (!strstr(err, "d.yaml:3:5: a rule a draft cannot carry") &&
+		    !strstr(err, "d.yaml:3:5: /etc/** would cover a secret") &&
+		    !strstr(err, "d.yaml:3:5: /** would cover a secret"))
 			fail_msg("rule %zu: %s", i, err);
 	}
 }

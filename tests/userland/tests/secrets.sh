@@ -27,4 +27,20 @@ draft_lacks mkfile "on /etc or a folder of its secrets" '"/etc(/ssh|/sudoers.d|/
 grep -q "^# - create of 'lab-new' in /etc by sh: no rule" $D/mkfile.yaml &&
 	ok "mkfile: the draft says why it has no rule for creating /etc/lab-new" ||
 	not_ok "mkfile: the draft says why it has no rule for creating /etc/lab-new" "$(grep '^# - ' $D/mkfile.yaml | tr '\n' '|')"
+# review 13: a folder made and removed in a folder of keys, and a *.log
+# written in an application's folder, widen nothing
+mkdir -p /etc/lab-keys /opt/lab-app && echo key >/etc/lab-keys/k.pem && touch /opt/lab-app/app.log
+learn widen sh -c 'mkdir -p /etc/lab-keys/t/u && echo x >/etc/lab-keys/t/u/f && cat /etc/lab-keys/t/u/f && rm -r /etc/lab-keys/t && echo l >>/opt/lab-app/app.log'
+# (create and unlink of the folder it made take the folder's subtree: a
+# policy's create is a subtree's; reading or writing its keys must not)
+if grep -A1 '"/etc/lab-keys/\*\*"' $D/widen.yaml | grep -q "access: .*\(read\|write\)"; then
+	not_ok "widen: no read or write of the folder of keys a removed folder was in" \
+		"$(grep -A1 lab-keys $D/widen.yaml | tr '\n' '|')"
+else
+	ok "widen: no read or write of the folder of keys a removed folder was in"
+fi
+draft_lacks widen "on the application's folder for its .log" '"/opt/lab-app/\*\*"'
+grep -q '^  - files: "/opt/lab-app/app.log"$' $D/widen.yaml &&
+	ok "widen: the .log file is named, as any file" ||
+	not_ok "widen: the .log file is named, as any file" "$(grep lab-app $D/widen.yaml | tr '\n' '|')"
 exit 0
