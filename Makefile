@@ -216,7 +216,8 @@ LOADER_SRCS := $(wildcard loader/*.c)
 LOADER_HDRS := $(wildcard loader/*.h) bpf-progs/policy/engine.h bpf-progs/policy/limits.h
 loader lsmctl: $(BUILD)/loader/lsmctl
 $(BUILD)/loader/lsmctl: $(LOADER_SRCS) $(LOADER_HDRS) $(BUILD)/bpf/policy_cgroup.skel.h \
-		$(BUILD)/bpf/policy_global.skel.h $(BUILD)/bpf/guard.skel.h $(BUILD)/loader/version.h
+		$(BUILD)/bpf/policy_global.skel.h $(BUILD)/bpf/guard.skel.h $(BUILD)/bpf/journal.skel.h \
+		$(BUILD)/loader/version.h
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
 	@$(CC) $(USER_CFLAGS) -I$(BUILD)/bpf -I$(BUILD)/loader -o $@ $(LOADER_SRCS) \

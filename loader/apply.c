@@ -79,6 +79,7 @@ static void teardown(const char *dir)
 	if (!store_locked())
 		return;
 	if (!store_read_own(dir, &s)) {
+		store_keep(&s);
 		rc = forget(&s);
 		stored_free(&s);
 	}
@@ -242,6 +243,7 @@ static void fill_meta(struct lab_meta *meta, const struct policy *p, const struc
 	meta->deny_by_default = p->default_deny;
 	meta->n_rules = c->n_rules;
 	meta->pid = getpid();
+	meta->generation = c->conf.generation;
 }
 
 /*
@@ -411,6 +413,11 @@ int policy_apply(const char *file, const char *cgroup, const struct apply_opts *
 	}
 	c.conf.cgroup_id = cgid;
 	c.conf.cgroup_level = level;
+	c.conf.generation = store_next_generation(err, errlen);
+	if (!c.conf.generation) {
+		rc = -EIO;
+		goto out_store;
+	}
 	fill_meta(&meta, &p, &c, shown, rel, backend, id);
 	meta.follow = o->follow;
 	rc = install(shown, &c, &meta, cgfd, err, errlen);

@@ -12,16 +12,18 @@
 
 
 static const char help_events[] =
-	"usage: lsmctl events [-j] [--cgroup PATH] [--count N] [--timeout SECONDS]\n"
+	"usage: lsmctl events [-j] [--cgroup PATH] [--count N] [--timeout SECONDS] [--new]\n"
 	"Print each denial (verdict deny) and each audit-mode would-be denial\n"
 	"(verdict audit) as it happens: time, verdict, the task's cgroup, pid,\n"
-	"comm, hook, object, and the deciding rule (or 'default'). Events queued\n"
-	"while nobody listened come first. --cgroup keeps the events of tasks in\n"
-	"PATH and of PATH's policy; stop after N events or SECONDS seconds.\n"
-	"Events the ring had no room for (every policy's, while it was full) are\n"
-	"counted: a line 'lost N event(s)' ({\"lost\":N} with -j) says how many\n"
-	"went since the last such line (the first: since the policies were\n"
-	"applied); lsmctl stats has the totals.\n";
+	"comm, hook, object, and the deciding rule (or 'default'), each as it\n"
+	"was when it happened. The events the journal still holds (the last\n"
+	"LAB_JOURNAL_SLOTS) come first; --new starts with the next one. Every\n"
+	"reader gets every event: readers take none from each other. --cgroup\n"
+	"keeps the events of tasks in PATH and of PATH's policy; stop after N\n"
+	"events or SECONDS seconds. Nothing goes unsaid: a line 'lost N\n"
+	"event(s)' ({\"lost\":N,\"why\":...} with -j) counts the events this\n"
+	"reader fell too far behind to read, and those the kernel could not\n"
+	"report (lsmctl stats has their totals).\n";
 
 int cmd_events(int argc, char **argv)
 {
@@ -29,7 +31,7 @@ int cmd_events(int argc, char **argv)
 	char err[512], rel[256];
 	__u32 level;
 	struct opts o;
-	int rc = parse_opts(argc, argv, help_events, "jcnt", &o), fd;
+	int rc = parse_opts(argc, argv, help_events, "jcntN", &o);
 
 	if (rc)
 		return rc;
@@ -41,18 +43,15 @@ int cmd_events(int argc, char **argv)
 	eo.count = o.count;
 	eo.timeout = o.timeout;
 	eo.json = json_wtr;
+	eo.history = !o.new_only;
 	if (policies_open(false, err, sizeof(err)))
 		return p_err("%s", err);
-	fd = store_events_fd();
-	store_close();	/* reading needs no lock */
-	if (fd == -EPERM)
-		return p_err("the events ring buffer: %s (a task under self-protection cannot "
-			    "consume events: read them from outside its cgroup)", strerror(-fd));
-	if (fd < 0)
-		return p_err("the events ring buffer: %s", strerror(-fd));
-	rc = events_stream(fd, &eo, err, sizeof(err));
+	store_close();	/* reading needs no lock: none is held while it lasts */
+	rc = events_stream(&eo, err, sizeof(err));
+	if (rc == -EPERM)
+		return p_err("%s (a task under self-protection cannot read events: read them "
+			    "from outside its cgroup)", err);
 	if (rc)
 		return p_err("%s", err);
-	close(fd);
 	return 0;
 }

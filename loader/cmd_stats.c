@@ -113,7 +113,7 @@ int cmd_stats(int argc, char **argv)
 				printf("  rule %-3u line %-4u hits %-10llu %s\n", r, s->rules[r].line,
 				       (unsigned long long)hits[r], s->rules[r].text);
 			printf("  default           hits %llu\n", (unsigned long long)default_hits);
-			printf("  events lost (the ring was full): %llu\n",
+			printf("  events not reported (the CPU's draft was taken): %llu\n",
 			       (unsigned long long)policy_lost(s));
 			stats_programs(s);
 		}
@@ -124,7 +124,8 @@ int cmd_stats(int argc, char **argv)
 		jsonw_uint_field(json_wtr, "guard_lost_events", guard_lost());
 		jsonw_end_object(json_wtr);
 	} else {
-		printf("self-protection's guard: events lost (the ring was full): %llu\n",
+		printf("self-protection's guard: events not reported (the CPU's draft was "
+		       "taken): %llu\n",
 		       (unsigned long long)guard_lost());
 	}
 	stored_list_free(list, n);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The events ring's reader and its lost-event accounting (see events.h). */
+/* lsmctl events: the journal's events, printed, and what was lost (see events.h). */
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <signal.h>
@@ -14,6 +14,7 @@
 #include "errors.h"
 #include "events.h"
 #include "guard.h"
+#include "journal.h"
 #include "json_writer.h"
 #include "output.h"
 #include "store.h"
@@ -32,28 +33,62 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-/* The policy and rule text of an event, looked up in its policy's pins. */
+/*
+ * The policy and rule text of an event, as they were: from the pins of
+ * its policy's generation (the applied one, or one kept since), read
+ * once for the events of a generation that come one after another.
+ */
 static void event_rule(const struct lab_event *e, char *name, size_t nlen, char *text,
 		       size_t tlen)
 {
-	char dir[256];
-	struct stored s;
+	static struct stored s;
+	static __u64 cgroup_id;
+	static __u32 generation;
+	static int missing = -1;	/* -1: nothing read yet */
 
+	if (missing < 0 || e->policy_cgroup_id != cgroup_id || e->generation != generation) {
+		if (!missing)
+			stored_free(&s);
+		missing = stored_read_generation(e->policy_cgroup_id, e->generation, &s) ? 1 : 0;
+		cgroup_id = e->policy_cgroup_id;
+		generation = e->generation;
+	}
 	snprintf(name, nlen, "?");
 	snprintf(text, tlen, e->rule == LAB_RULE_DEFAULT ? "default: deny" :
 		 e->rule == LAB_RULE_SELF ? "self-protection" : "?");
-	policy_dir(e->policy_cgroup_id, dir, sizeof(dir));
-	if (stored_read(dir, &s))
+	if (missing)
 		return;
 	snprintf(name, nlen, "%s", s.meta.name);
 	if (e->rule < s.meta.n_rules)
 		snprintf(text, tlen, "%s", s.rules[e->rule].text);
-	stored_free(&s);
+}
+
+/*
+ * The task's cgroup and the policy's, as the event has them (their
+ * names when it happened), or as they are now for an event without.
+ */
+static void event_cgroups(const struct lab_event *e, char *cgroup, size_t clen,
+			  char *policy, size_t plen)
+{
+	const char *cut = e->cgroup_cut ? "..." : "";
+	int len = e->policy_cgroup_len;
+
+	if (!e->cgroup[0]) {
+		snprintf(cgroup, clen, "%s", cgroup_path_of(e->cgroup_id));
+		snprintf(policy, plen, "%s", cgroup_path_of(e->policy_cgroup_id));
+		return;
+	}
+	snprintf(cgroup, clen, "%.*s%s", LAB_EVENT_CGROUP_LEN, e->cgroup, cut);
+	if (len > 0 && len <= LAB_EVENT_CGROUP_LEN && !e->cgroup_cut)
+		snprintf(policy, plen, "%.*s", len, e->cgroup);
+	else
+		snprintf(policy, plen, "%s", cgroup_path_of(e->policy_cgroup_id));
 }
 
 static void event_json(json_writer_t *w, const struct lab_event *e, const char *when,
 		       const char *verdict, const char *comm, const char *object,
-		       const char *rule, const char *text, const char *name, const char *exe)
+		       const char *rule, const char *text, const char *name, const char *exe,
+		       const char *cgroup, const char *policy_cgroup)
 {
 	char dev[32];
 
@@ -61,8 +96,8 @@ static void event_json(json_writer_t *w, const struct lab_event *e, const char *
 	jsonw_start_object(w);
 	jsonw_string_field(w, "time", when);
 	jsonw_string_field(w, "verdict", verdict);
-	jsonw_string_field(w, "cgroup", cgroup_path_of(e->cgroup_id));
-	jsonw_string_field(w, "policy_cgroup", cgroup_path_of(e->policy_cgroup_id));
+	jsonw_string_field(w, "cgroup", cgroup);
+	jsonw_string_field(w, "policy_cgroup", policy_cgroup);
 	jsonw_uint_field(w, "pid", e->pid);
 	jsonw_string_field(w, "comm", comm);
 	jsonw_string_field(w, "hook", event_hook_name(e->hook));
@@ -78,16 +113,16 @@ static void event_json(json_writer_t *w, const struct lab_event *e, const char *
 	jsonw_end_object(w);
 }
 
-static int on_event(void *data, void *raw, size_t size)
+static int on_event(void *data, const struct lab_event *e)
 {
 	struct events_ctx *ctx = data;
-	const struct lab_event *e = raw;
 	char when[64], object[128], name[POLICY_NAME_MAX], text[RULE_TEXT_MAX];
 	char comm[LAB_COMM_LEN + 1], exe[LAB_NAME_LEN + 1], rule[16];
+	char cgroup[LAB_EVENT_CGROUP_LEN + 4], policy_cgroup[LAB_EVENT_CGROUP_LEN + 4];
 	const char *verdict;
 
-	if (size < sizeof(*e))
-		return 0;
+	if (stop)
+		return 1;
 	if (ctx->cgroup_id && e->cgroup_id != ctx->cgroup_id &&
 	    e->policy_cgroup_id != ctx->cgroup_id)
 		return 0;
@@ -95,6 +130,7 @@ static int on_event(void *data, void *raw, size_t size)
 	format_mono_time(e->time_ns, when, sizeof(when));
 	format_object(e, object, sizeof(object));
 	event_rule(e, name, sizeof(name), text, sizeof(text));
+	event_cgroups(e, cgroup, sizeof(cgroup), policy_cgroup, sizeof(policy_cgroup));
 	snprintf(comm, sizeof(comm), "%.*s", LAB_COMM_LEN, e->comm);	/* no NUL when it is full */
 	snprintf(exe, sizeof(exe), "%.*s", LAB_NAME_LEN, e->exe[0] ? e->exe : "?");
 	if (e->rule == LAB_RULE_DEFAULT)
@@ -104,11 +140,12 @@ static int on_event(void *data, void *raw, size_t size)
 	else
 		snprintf(rule, sizeof(rule), "%u", e->rule);
 	if (ctx->json) {
-		event_json(ctx->json, e, when, verdict, comm, object, rule, text, name, exe);
+		event_json(ctx->json, e, when, verdict, comm, object, rule, text, name, exe,
+			   cgroup, policy_cgroup);
 	} else {
 		printf("%s verdict=%s cgroup=%s pid=%u comm=%s hook=%s object=%s rule=%s (%s) policy=%s"
 		       " uid=%u exe=%s(dev=%u:%u,ino=%llu)\n",
-		       when, verdict, cgroup_path_of(e->cgroup_id), e->pid, comm,
+		       when, verdict, cgroup, e->pid, comm,
 		       event_hook_name(e->hook), object, rule, text, name, e->uid, exe,
 		       LAB_MAJOR(e->exe_dev), LAB_MINOR(e->exe_dev),
 		       (unsigned long long)e->exe_ino);
@@ -120,8 +157,8 @@ static int on_event(void *data, void *raw, size_t size)
 	return 0;
 }
 
-/* Every policy's and the guard's events the ring had no room for, so far. */
-static __u64 lost_events(void)
+/* Every policy's and the guard's events the kernel could not report, so far. */
+static __u64 unreported_events(void)
 {
 	struct stored *list;
 	__u64 sum = guard_lost();
@@ -134,58 +171,73 @@ static __u64 lost_events(void)
 	return sum;
 }
 
-/* Say how many events were lost since @seen, if any; the new total. */
-static __u64 report_lost(__u64 seen, json_writer_t *json)
+/* Say that @n events were lost, and @why. */
+static void say_lost(__u64 n, const char *why, const char *text, json_writer_t *json)
 {
-	__u64 now = lost_events();
-
-	if (now > seen) {
-		if (json) {
-			jsonw_start_object(json);
-			jsonw_uint_field(json, "lost", now - seen);
-			jsonw_end_object(json);
-		} else {
-			printf("lost %llu event(s): the ring was full\n",
-			       (unsigned long long)(now - seen));
-		}
-		fflush(stdout);
+	if (!n)
+		return;
+	if (json) {
+		jsonw_start_object(json);
+		jsonw_uint_field(json, "lost", n);
+		jsonw_string_field(json, "why", why);
+		jsonw_end_object(json);
+	} else {
+		printf("lost %llu event(s): %s\n", (unsigned long long)n, text);
 	}
-	return now;
+	fflush(stdout);
 }
 
-int events_stream(int fd, const struct events_opts *o, char *err, size_t errlen)
+struct lost {
+	__u64 read;		/* the reader's, said so far */
+	__u64 unreported;	/* the kernel's, said so far (or there when the reader came) */
+};
+
+static void report_lost(struct lost *l, const struct journal_reader *j, json_writer_t *json)
+{
+	__u64 now = unreported_events();
+
+	say_lost(j->lost - l->read, "behind", "this reader fell more than the journal holds "
+		 "behind", json);
+	l->read = j->lost;
+	if (now > l->unreported)
+		say_lost(now - l->unreported, "unreported", "the kernel could not report them "
+			 "(another report held its CPU's draft)", json);
+	l->unreported = now;
+}
+
+int events_stream(const struct events_opts *o, char *err, size_t errlen)
 {
 	struct events_ctx ctx = { .cgroup_id = o->cgroup_id, .count = o->count, .json = o->json };
-	struct ring_buffer *rb;
 	struct timespec start, now;
+	struct lost lost = { 0 };
+	struct journal_reader j;
 	time_t checked;
-	__u64 lost;
 	int rc;
 
-	rb = ring_buffer__new(fd, on_event, &ctx, NULL);
-	if (!rb)
-		return errf(err, errlen, -errno, "read the events ring buffer: %s", strerror(errno));
+	rc = journal_open(&j, o->history, err, errlen);
+	if (rc)
+		return rc;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	lost = 0;	/* what was lost before this listener came is said too */
+	/* the kernel's losses before this reader came are said only with the history */
+	lost.unreported = o->history ? 0 : unreported_events();
 	checked = 0;
 	while (!stop) {
-		rc = ring_buffer__poll(rb, 100);
+		rc = journal_poll(&j, 100, on_event, &ctx);
 		if (rc < 0 && rc != -EINTR) {
-			ring_buffer__free(rb);
-			return errf(err, errlen, rc, "poll the events: %s", strerror(-rc));
+			journal_close(&j);
+			return errf(err, errlen, rc, "read the events journal: %s", strerror(-rc));
 		}
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (now.tv_sec != checked) {	/* once a second */
-			lost = report_lost(lost, o->json);
+			report_lost(&lost, &j, o->json);
 			checked = now.tv_sec;
 		}
 		if (o->timeout && now.tv_sec - start.tv_sec >= o->timeout)
 			break;
 	}
-	ring_buffer__consume(rb);
-	report_lost(lost, o->json);
-	ring_buffer__free(rb);
+	report_lost(&lost, &j, o->json);
+	journal_close(&j);
 	return 0;
 }

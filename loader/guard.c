@@ -129,7 +129,7 @@ static int guard_load(char *err, size_t errlen)
 			"self-protection goes without it", guard_hooks[h]);
 		bpf_program__set_autoload(progs[h], false);
 	}
-	rc = store_share_events(skel->maps.events, err, errlen);
+	rc = store_share_journal(skel->maps.journal, skel->maps.journal_head, err, errlen);
 	if (!rc)
 		rc = store_load_shared(skel->obj, tmp, "the guard's programs", err, errlen);
 	for (h = 0; h < LAB_NR_GUARD_HOOKS && !rc; h++)
@@ -185,6 +185,7 @@ static int guard_of(const struct lab_meta *m, struct lab_guard *g)
 	g->cgroup_id = m->cgroup_id;
 	g->level = m->cgroup_level;
 	g->flags = m->flags & (LAB_AUDIT | LAB_GUARD_SIGNAL);
+	g->generation = m->generation;
 	return 1;
 }
 

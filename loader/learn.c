@@ -26,6 +26,7 @@
 #include "cgroup.h"
 #include "draft.h"
 #include "errors.h"
+#include "journal.h"
 #include "learn.h"
 #include "output.h"
 #include "procfs.h"
@@ -130,17 +131,16 @@ static bool learnt_cgroup(struct learning *l, __u64 id)
 	return true;
 }
 
-static int on_event(void *data, void *raw, size_t size)
+static int on_event(void *data, const struct lab_event *e)
 {
 	struct learning *l = data;
-	const struct lab_event *e = raw;
 	struct lab_event *grown;
 
-	if (size < sizeof(*e) || !learnt_cgroup(l, e->policy_cgroup_id))
+	if (!learnt_cgroup(l, e->policy_cgroup_id))
 		return 0;
 	/*
-	 * The ring is every policy's: events of an earlier policy on the
-	 * same cgroup may still be queued, and are not this run's.
+	 * The journal is every policy's: events of an earlier policy on the
+	 * same cgroup may be in it, and are not this run's.
 	 */
 	if (e->time_ns < l->since)
 		return 0;
@@ -560,7 +560,7 @@ static int make_draft(struct learning *l, struct draft *d, const struct learn_op
 	if (!rc && n_self > MAX_NOTES)
 		rc = draft_note(d, "and %lu more self-protection report(s)", n_self - MAX_NOTES);
 	if (!rc && out->lost)
-		rc = draft_note(d, "%lu event(s) were lost (the ring was full): the draft may lack "
+		rc = draft_note(d, "%lu event(s) were lost (not read in time, or not reported): the draft may lack "
 				"rules; learn again", out->lost);
 	if (!rc && o->merge) {
 		rc = draft_merge(d, o->merge, o->merge_file, err, errlen);
@@ -594,7 +594,7 @@ static int write_seed(char *dir, size_t dirlen, char *file, size_t filelen, char
 }
 
 /* Run @cmd in the cgroup folder @cg and wait for it, reading events the while. */
-static int run_command(char **cmd, const char *cg, long timeout, struct ring_buffer *rb,
+static int run_command(char **cmd, const char *cg, long timeout, struct journal_reader *j,
 		       struct learning *l, int *status, char *err, size_t errlen)
 {
 	struct timespec start, now;
@@ -617,7 +617,7 @@ static int run_command(char **cmd, const char *cg, long timeout, struct ring_buf
 		rc = waitpid(pid, status, WNOHANG);
 		if (rc == pid)
 			break;
-		ring_buffer__poll(rb, 100);
+		journal_poll(j, 100, on_event, l);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (interrupted || (timeout && now.tv_sec - start.tv_sec >= timeout)) {
 			kill(pid, SIGKILL);	/* cgroup.kill takes what it left */
@@ -631,36 +631,27 @@ static int run_command(char **cmd, const char *cg, long timeout, struct ring_buf
 }
 
 /* Watch what runs in @cg for @timeout seconds (or until SIGINT). */
-static void watch(long timeout, struct ring_buffer *rb)
+static void watch(long timeout, struct journal_reader *j, struct learning *l)
 {
 	struct timespec start, now;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	do {
-		ring_buffer__poll(rb, 100);
+		journal_poll(j, 100, on_event, l);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 	} while (!interrupted && (!timeout || now.tv_sec - start.tv_sec < timeout));
 }
 
-/* The events ring of every policy, read for @l; NULL with why in @err. */
-static struct ring_buffer *open_events(struct learning *l, int *fd, char *err, size_t errlen)
+/* The events journal, read from the next event on; 0 or -errno with why in @err. */
+static int open_events(struct journal_reader *j, char *err, size_t errlen)
 {
-	struct ring_buffer *rb;
+	int rc = policies_open(false, err, errlen);
 
-	if (policies_open(false, err, errlen))
-		return NULL;
-	*fd = store_events_fd();
+	if (rc)
+		return rc;
+	rc = journal_open(j, false, err, errlen);
 	store_close();
-	if (*fd < 0) {
-		errf(err, errlen, *fd, "the events ring buffer: %s", strerror(-*fd));
-		return NULL;
-	}
-	rb = ring_buffer__new(*fd, on_event, l, NULL);
-	if (!rb) {
-		errf(err, errlen, -errno, "read the events ring buffer: %s", strerror(errno));
-		close(*fd);
-	}
-	return rb;
+	return rc;
 }
 
 /* The draft's name: learned-CMD, as a policy name may be written. */
@@ -747,12 +738,12 @@ int learn(const struct learn_opts *o, FILE *f, struct learned *out, char *err, s
 	struct learning l = { 0 };
 	struct timespec now;
 	struct draft d = { 0 };
-	struct ring_buffer *rb = NULL;
+	struct journal_reader j = { .slots = -1, .head = -1 };
 	struct applied a;
 	struct stored s;
 	bool made_cg = false, applied = false, taken;
 	__u32 level;
-	int rc, fd = -1, tries;
+	int rc, tries;
 
 	memset(out, 0, sizeof(*out));
 	if (o->cgroup) {
@@ -785,6 +776,10 @@ int learn(const struct learn_opts *o, FILE *f, struct learned *out, char *err, s
 			  "detach it after; detach it first, or learn on a cgroup of its own", rel);
 		goto out;
 	}
+	/* opened first: the policy's first events come as it is applied */
+	rc = open_events(&j, err, errlen);
+	if (rc)
+		goto out;
 	rc = write_seed(dir, sizeof(dir), seed, sizeof(seed), err, errlen);
 	if (rc)
 		goto out;
@@ -797,15 +792,10 @@ int learn(const struct learn_opts *o, FILE *f, struct learned *out, char *err, s
 	if (rc)
 		goto out;
 	applied = true;
-	rb = open_events(&l, &fd, err, errlen);
-	if (!rb) {
-		rc = -EIO;
-		goto out;
-	}
 	signal(SIGINT, on_interrupt);
 	signal(SIGTERM, on_interrupt);
 	if (o->cmd) {
-		rc = run_command(o->cmd, cg, o->timeout, rb, &l, &out->status, err, errlen);
+		rc = run_command(o->cmd, cg, o->timeout, &j, &l, &out->status, err, errlen);
 		if (rc)
 			goto out;
 		if (cgroup_kill(cg)) {
@@ -820,11 +810,13 @@ int learn(const struct learn_opts *o, FILE *f, struct learned *out, char *err, s
 				"the next %ld s is learnt\n", rel, o->timeout);
 		/* the policy is on only now (a load takes seconds): say when to start */
 		fprintf(stderr, "lsmctl learn: learning what %s does for %ld s\n", rel, o->timeout);
-		watch(o->timeout, rb);
+		watch(o->timeout, &j, &l);
 	}
-	ring_buffer__consume(rb);
+	while (journal_poll(&j, 0, on_event, &l) > 0)
+		;
+	out->lost = j.lost;	/* fell behind; and those the kernel could not report: */
 	if (!stored_read(pins, &s)) {
-		out->lost = policy_lost(&s);
+		out->lost += policy_lost(&s);
 		stored_free(&s);
 	}
 	out->events = l.n_events;
@@ -856,10 +848,7 @@ int learn(const struct learn_opts *o, FILE *f, struct learned *out, char *err, s
 	if (rc)
 		errf(err, errlen, rc, "write the draft: %s", strerror(-rc));
 out:
-	if (rb)
-		ring_buffer__free(rb);
-	if (fd >= 0)
-		close(fd);
+	journal_close(&j);
 	if (applied && policy_detach(cg, rel, sizeof(rel), text, sizeof(text)) && !rc)
 		rc = errf(err, errlen, -EIO, "%s", text);
 	for (tries = 0; made_cg && rmdir(cg) && errno == EBUSY && tries < 100; tries++)

@@ -88,6 +88,7 @@ int parse_opts(int argc, char **argv, const char *help, const char *allowed,
 		{ "fold", required_argument, NULL, 'k' },
 		{ "merge", required_argument, NULL, 'M' },
 		{ "unit", required_argument, NULL, 'U' },
+		{ "new", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -99,7 +100,7 @@ int parse_opts(int argc, char **argv, const char *help, const char *allowed,
 	o->fold = -1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "jphc:b:n:t:f:m:dPo:k:M:U:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jphc:b:n:t:f:m:dPo:k:M:U:N", longopts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(help, stdout);
 			exit(0);
@@ -136,6 +137,9 @@ int parse_opts(int argc, char **argv, const char *help, const char *allowed,
 			break;
 		case 'j':
 			json = 1;
+			break;
+		case 'N':
+			o->new_only = true;
 			break;
 		case 'm':
 			if (strcmp(optarg, "audit") && strcmp(optarg, "enforce"))

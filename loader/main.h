@@ -30,6 +30,7 @@ struct opts {
 	int audit;		/* --mode: -1 the file's, 0 enforce, 1 audit */
 	bool dry_run;
 	bool follow;		/* --follow */
+	bool new_only;		/* --new: events from the next one on */
 	bool prometheus;
 	bool backend_given;	/* --backend, not the default */
 	const char *output;	/* -o FILE */

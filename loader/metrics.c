@@ -118,14 +118,14 @@ void stats_prometheus(struct stored *list, int n, int enabled)
 		free(hits);
 	}
 	prom_help("lsmctl_events_lost_total", "counter",
-		  "Events of a policy the ring buffer had no room for.");
+		  "Events of a policy the kernel could not report (its CPU's draft was taken).");
 	for (i = 0; i < n; i++) {
 		printf("lsmctl_events_lost_total");
 		prom_policy(&list[i]);
 		printf("} %llu\n", (unsigned long long)policy_lost(&list[i]));
 	}
 	prom_help("lsmctl_guard_events_lost_total", "counter",
-		  "Events of self-protection's guard the ring buffer had no room for.");
+		  "Events of self-protection's guard the kernel could not report.");
 	printf("lsmctl_guard_events_lost_total %llu\n", (unsigned long long)guard_lost());
 	for (k = 0; k < 2; k++) {
 		prom_help(k ? "lsmctl_program_run_seconds_total" : "lsmctl_program_runs_total",

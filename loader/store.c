@@ -19,6 +19,7 @@
 #include "errors.h"
 #include "cgroup.h"
 #include "store.h"
+#include "journal.skel.h"
 
 #define POLICY_PREFIX "cg-"	/* a committed policy's folder: cg-ID */
 
@@ -309,33 +310,171 @@ void store_close(void)
 	locked = false;
 }
 
-int store_events_fd(void)
-{
-	int fd = bpf_obj_get(PIN_ROOT "/events");
+#define EVENTS_DIR PIN_ROOT "/events"
 
-	if (fd >= 0)
-		return fd;
-	fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "lab_events", 0, 0, LAB_EVENTS_SIZE, NULL);
-	if (fd < 0)
+/* Make the journal's maps and pin them; 0 (or -EEXIST: another lsmctl did) or -errno. */
+static int journal_make(void)
+{
+	struct journal *skel = journal__open_and_load();
+	int rc;
+
+	if (!skel)
 		return -errno;
-	if (bpf_obj_pin(fd, PIN_ROOT "/events")) {
-		close(fd);
-		return -errno;
-	}
-	return fd;
+	rc = bpf_map__pin(skel->maps.journal_head, EVENTS_DIR "/head");
+	if (!rc)
+		rc = bpf_map__pin(skel->maps.journal, EVENTS_DIR "/journal");
+	journal__destroy(skel);
+	return rc;
 }
 
-int store_share_events(struct bpf_map *map, char *err, size_t errlen)
+int store_journal(bool writing, int *slots, int *head)
 {
-	int fd = store_events_fd(), rc;
+	LIBBPF_OPTS(bpf_obj_get_opts, opts, .file_flags = writing ? 0 : BPF_F_RDONLY);
+	int tries, rc = 0;
 
-	if (fd < 0)
-		return errf(err, errlen, fd, "the events ring buffer: %s", strerror(-fd));
-	rc = bpf_map__reuse_fd(map, fd);
-	close(fd);
+	for (tries = 0; tries < 3; tries++) {
+		*head = bpf_obj_get_opts(EVENTS_DIR "/head", &opts);
+		*slots = bpf_obj_get_opts(EVENTS_DIR "/journal", &opts);
+		if (*head >= 0 && *slots >= 0)
+			return 0;
+		rc = -errno;
+		if (*head >= 0)
+			close(*head);
+		if (*slots >= 0)
+			close(*slots);
+		if (rc != -ENOENT)
+			break;
+		if (mkdir(EVENTS_DIR, 0700) && errno != EEXIST)
+			return -errno;
+		rc = journal_make();
+		if (rc && rc != -EEXIST)
+			break;
+	}
+	*head = *slots = -1;
+	return rc ? rc : -ENOENT;
+}
+
+int store_share_journal(struct bpf_map *slots, struct bpf_map *head, char *err, size_t errlen)
+{
+	int slots_fd, head_fd, rc;
+
+	rc = store_journal(true, &slots_fd, &head_fd);
 	if (rc)
-		return errf(err, errlen, rc, "the events ring buffer: %s", strerror(-rc));
+		return errf(err, errlen, rc, "the events journal: %s", strerror(-rc));
+	rc = bpf_map__reuse_fd(slots, slots_fd);
+	if (!rc)
+		rc = bpf_map__reuse_fd(head, head_fd);
+	close(slots_fd);
+	close(head_fd);
+	if (rc)
+		return errf(err, errlen, rc, "the events journal: %s", strerror(-rc));
 	return 0;
+}
+
+__u32 store_next_generation(char *err, size_t errlen)
+{
+	__u32 key = 0, last = 0;
+	int fd = bpf_obj_get(EVENTS_DIR "/generation");
+
+	if (fd < 0) {
+		fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "lab_generation", sizeof(__u32),
+				    sizeof(__u32), 1, NULL);
+		if (fd < 0 || (mkdir(EVENTS_DIR, 0700) && errno != EEXIST) ||
+		    bpf_obj_pin(fd, EVENTS_DIR "/generation"))
+			goto fail;
+	}
+	if (bpf_map_lookup_elem(fd, &key, &last))
+		goto fail;
+	last = last + 1 ? last + 1 : 1;	/* 0 is no generation */
+	if (bpf_map_update_elem(fd, &key, &last, 0))
+		goto fail;
+	close(fd);
+	return last;
+fail:
+	errf(err, errlen, -errno, "the policy generation counter: %s", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
+/* policy-GEN: the folder of EVENTS_DIR that keeps generation GEN */
+static void kept_dir(__u32 generation, char *buf, size_t len)
+{
+	snprintf(buf, len, EVENTS_DIR "/policy-%u", generation);
+}
+
+/* Forget the oldest kept generations, so that at most LAB_EVENT_HISTORY stay. */
+static void keep_prune(void)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	__u32 g, oldest;
+	int n, fd;
+	DIR *d;
+
+	for (;;) {
+		d = opendir(EVENTS_DIR);
+		if (!d)
+			return;
+		n = 0;
+		oldest = 0;
+		while ((de = readdir(d)))
+			if (sscanf(de->d_name, "policy-%u", &g) == 1) {
+				n++;
+				if (!oldest || g < oldest)
+					oldest = g;
+			}
+		closedir(d);
+		if (n <= LAB_EVENT_HISTORY)
+			return;
+		kept_dir(oldest, path, sizeof(path));
+		fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd >= 0) {
+			unlinkat(fd, "meta", 0);
+			unlinkat(fd, "rules", 0);
+			close(fd);
+		}
+		if (rmdir(path))
+			return;
+	}
+}
+
+void store_keep(const struct stored *s)
+{
+	char dir[PATH_MAX], from[PATH_MAX + 8], to[PATH_MAX + 8];
+	const char *pins[] = { "meta", "rules" };
+	size_t i;
+	int fd;
+
+	if (!locked || !s->meta.generation)
+		return;
+	kept_dir(s->meta.generation, dir, sizeof(dir));
+	if (mkdir(dir, 0700))
+		return;	/* kept already, or no room: its events say "?" */
+	for (i = 0; i < 2; i++) {
+		snprintf(from, sizeof(from), "%s/%s", s->dir, pins[i]);
+		snprintf(to, sizeof(to), "%s/%s", dir, pins[i]);
+		fd = bpf_obj_get(from);
+		if (fd >= 0) {
+			bpf_obj_pin(fd, to);
+			close(fd);
+		}
+	}
+	keep_prune();
+}
+
+int stored_read_generation(__u64 cgroup_id, __u32 generation, struct stored *s)
+{
+	char dir[PATH_MAX];
+
+	policy_dir(cgroup_id, dir, sizeof(dir));
+	if (!stored_read(dir, s)) {
+		if (s->meta.generation == generation)
+			return 0;
+		stored_free(s);
+	}
+	kept_dir(generation, dir, sizeof(dir));
+	return stored_read(dir, s);
 }
 
 int store_load(struct bpf_object *obj, const char *dir, const char *what, char *err,

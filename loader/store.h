@@ -5,7 +5,11 @@
  * a policy's meta and rules, and the lock; what a backend pins in them
  * is the backend's (backend.h).
  *
- *   lsmlab/events          the ring buffer every instance reports to
+ *   lsmlab/events/         the events journal every instance reports to:
+ *       journal, head          its slots and its count (engine.h)
+ *       generation             the last policy generation given (lab_meta)
+ *       policy-GEN/            meta and rules of a policy replaced or
+ *                              detached: its events name it as it was
  *   lsmlab/cg-ID/          the policy on the cgroup with id ID:
  *       meta, rules        what list, show, stats and events print
  *       ...                what its backend pins for it
@@ -56,6 +60,7 @@ struct lab_meta {
 	__u32 closed;		/* policy_closed_classes(): for show's warnings */
 	__u32 deny_by_default;	/* the policy's default: deny */
 	__u32 follow;		/* apply --follow: goes to each cgroup made at @cgroup */
+	__u32 generation;	/* one an apply: lab_conf's, its events' */
 };
 
 /* A policy found under PIN_ROOT. */
@@ -74,12 +79,26 @@ int store_open(bool writing, char *err, size_t errlen);
 /* Does this lsmctl hold the lock: may it change pins? */
 bool store_locked(void);
 void store_close(void);
-/* The shared events ring buffer (created on first use); an fd or -errno. */
-int store_events_fd(void);
+/*
+ * The events journal's maps (made on first use): their fds in @slots and
+ * @head, read-only unless @writing; 0 or -errno.
+ */
+int store_journal(bool writing, int *slots, int *head);
 struct bpf_map;
 struct bpf_object;
-/* Make @map, an object's events ring, the shared one; 0 or -errno. */
-int store_share_events(struct bpf_map *map, char *err, size_t errlen);
+/* Have an object's journal maps be the store's (before it is loaded); 0 or -errno. */
+int store_share_journal(struct bpf_map *slots, struct bpf_map *head, char *err, size_t errlen);
+/*
+ * A new policy generation (lab_meta.generation), the lock held; 0 with
+ * why in @err when there is none.
+ */
+__u32 store_next_generation(char *err, size_t errlen);
+/*
+ * The meta and rules of the policy of generation @generation: the
+ * applied one of @cgroup_id if it is that generation, or one kept when
+ * it was replaced or detached (LAB_EVENT_HISTORY of them); 0 or -errno.
+ */
+int stored_read_generation(__u64 cgroup_id, __u32 generation, struct stored *s);
 
 /*
  * Load @obj and pin the maps its object marks for pinning in @dir, a
@@ -130,6 +149,8 @@ int store_leftovers(struct stored **out);
 bool store_committed_elsewhere(const char *dir, __u32 policy);
 /* Set used[id] for the policy id of every folder, committed or not. */
 void store_used_ids(unsigned char *used, size_t n);
+/* Keep @s's meta and rules for its events (locked only): see stored_read_generation(). */
+void store_keep(const struct stored *s);
 /* Remove the folder @dir of PIN_ROOT and every pin in it (locked only). */
 void store_remove(const char *dir);
 

@@ -20,22 +20,21 @@
 #include "request.bpf.h"
 #include "self.bpf.h"
 
-/* Send a denial to lsmctl events; -1 when the ring has no room for it. */
+/* Send a denial to lsmctl events; -1 when it could not be (event_begin()). */
 static __always_inline int report(const struct lab_conf *conf, const struct lab_req *req,
 				  __u16 rule)
 {
-	struct lab_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	struct lab_event_draft *d = event_begin();
 
-	if (!e)
+	if (!d)
 		return -1;
 	/* lab_req is ours, not the kernel's: no CO-RE read of its fields */
-	event_fill(e, conf->cgroup_id, conf->flags, req->hook, rule, req->class, req->number,
-		   req->target, req->dentry);
-	e->family = req->family;
-	e->port = req->port;
-	__builtin_memcpy(e->addr, req->addr, sizeof(e->addr));
-	bpf_ringbuf_submit(e, 0);
-	return 0;
+	event_fill(d, conf->cgroup_id, conf->flags, req->hook, rule, req->class, req->number,
+		   req->target, req->dentry, conf->generation);
+	d->e.family = req->family;
+	d->e.port = req->port;
+	__builtin_memcpy(d->e.addr, req->addr, sizeof(d->e.addr));
+	return lab_event_commit(d);
 }
 
 /*

@@ -12,6 +12,10 @@
 
 #include "limits.h"
 
+#ifndef __VMLINUX_H__
+#include <linux/bpf.h>		/* lsmctl's: struct bpf_spin_lock */
+#endif
+
 /* Access classes: what a rule restricts, one bit each in masks. */
 enum lab_class {
 	LAB_READ,
@@ -81,6 +85,7 @@ enum lab_hook {
  */
 #define LAB_GUARD_HOOKS(X)		\
 	X(bpf)				\
+	X(bpf_map)			\
 	X(task_alloc)			\
 	X(inode_create)			\
 	X(inode_mkdir)			\
@@ -142,7 +147,7 @@ enum lab_guard_hook {
 /* Rule numbers in events and hit counts: the rule's index in the file. */
 #define LAB_RULE_DEFAULT	0xffff	/* no rule matched; the default decided */
 #define LAB_RULE_SELF		0xfffe	/* self-protection decided */
-#define LAB_RULE_LOST		0xfffd	/* in hits: events the ring had no room for */
+#define LAB_RULE_LOST		0xfffd	/* in hits: events not reported (event.bpf.h) */
 #define LAB_RULE_NONE		0	/* in maps: rule index + 1, 0 for none */
 _Static_assert(LAB_MAX_RULES < LAB_RULE_LOST, "a rule's number is none of the above");
 
@@ -178,6 +183,8 @@ struct lab_conf {
 	/* capability rules: per CAP_*, rule index + 1, and the deny bits */
 	__u64 cap_deny;
 	__u16 cap_rule[64];
+	__u32 generation;	/* lab_meta's: its events name the policy as it was */
+	__u32 pad_generation;
 };
 
 /*
@@ -399,7 +406,7 @@ struct lab_guard {
 	 * wrote from it; 0 in the entries lsmctl writes by cgroup id.
 	 */
 	__u32 follow;
-	__u32 pad;
+	__u32 generation;	/* the guarded policy's (lab_conf's): for its events */
 };
 
 #define LAB_GUARD_SIGNAL	(1U << 8)	/* signal: allow, outside too */
@@ -453,6 +460,34 @@ struct lab_event {
 	__u64 exe_ino;		/* 0: no executable (a kernel thread) */
 	char exe[LAB_NAME_LEN];	/* the executable's name (last component), cut short */
 	struct lab_event_up up;	/* files: lsmctl learn's, for a folder gone after the run */
+	/* resolved when it happens: what lsmctl events prints after a cgroup or a policy goes */
+	__u32 generation;	/* the policy's (lab_conf's): its name and rules then */
+	__u16 policy_cgroup_len; /* @cgroup's first bytes that are the policy's cgroup; 0: not there */
+	__u8 cgroup_cut;	/* @cgroup lacks its top (deeper than LAB_EVENT_CGROUP_DEPTH) or end */
+	__u8 pad_cgroup;
+	char cgroup[LAB_EVENT_CGROUP_LEN];	/* the task's, below the cgroup2 root: "/a/b" */
+};
+
+/*
+ * The events journal: LAB_JOURNAL_SLOTS events in a ring every reader
+ * reads on its own (lsmctl's journal.c), none taking an event from
+ * another. Event number N (from 0: journal_head's count when it was
+ * written) is in slot N % LAB_JOURNAL_SLOTS, with seq N + 1, until event
+ * N + LAB_JOURNAL_SLOTS takes its place; a reader that falls that far
+ * behind knows exactly how many it lost. Each slot is written and read
+ * under its lock (BPF_F_LOCK), so no reader sees half an event.
+ */
+struct lab_journal_slot {
+	struct bpf_spin_lock lock;
+	__u32 pad;
+	__u64 seq;		/* the event's number + 1; 0: never written */
+	struct lab_event e;
+};
+
+struct lab_journal_head {
+	struct bpf_spin_lock lock;
+	__u32 pad;
+	__u64 count;		/* events written since the journal was made */
 };
 
 #endif /* LSMLAB_ENGINE_H */

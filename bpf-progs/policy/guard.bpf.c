@@ -54,7 +54,7 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } guard_levels SEC(".maps");
 
-/* The guard's events the ring had no room for: lsmctl stats and events say so. */
+/* The guard's events not reported (event_begin()): lsmctl stats and events say so. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
@@ -238,20 +238,21 @@ static __always_inline int tty_owned(__u64 id, __u32 level, struct tty_struct *t
 
 static __always_inline void guard_report(const struct lab_guard *g, const struct guard_req *req)
 {
-	struct lab_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	struct lab_event_draft *d = event_begin();
 	__u32 zero = 0;
 	__u64 *n;
 
-	if (!e) {
-		n = bpf_map_lookup_elem(&lost, &zero);
-		if (n)
-			*n += 1;	/* per-CPU, and LSM programs run with migration off */
-		return;
+	if (d) {
+		/* guard_req is ours, not the kernel's: no CO-RE read of its fields */
+		event_fill(d, g->cgroup_id, g->flags, LAB_GUARD_HOOK_BASE + req->hook,
+			   LAB_RULE_SELF, LAB_SELF, req->number, req->target, req->dentry,
+			   g->generation);
+		if (!lab_event_commit(d))
+			return;
 	}
-	/* guard_req is ours, not the kernel's: no CO-RE read of its fields */
-	event_fill(e, g->cgroup_id, g->flags, LAB_GUARD_HOOK_BASE + req->hook, LAB_RULE_SELF,
-		   LAB_SELF, req->number, req->target, req->dentry);
-	bpf_ringbuf_submit(e, 0);
+	n = bpf_map_lookup_elem(&lost, &zero);
+	if (n)
+		*n += 1;	/* per-CPU, and LSM programs run with migration off */
 }
 
 static __always_inline int guard_denies(const struct lab_guard *g, const struct guard_req *req)
@@ -342,8 +343,7 @@ static __always_inline int guard_deny(__u16 hook, __u32 number, struct dentry *d
 /*
  * bpf(): a guarded task may look (lsmctl list, show, stats) but not
  * load, attach, detach, pin or update anything, and it gets objects
- * read-only: a writable events ring would let it move the consumer
- * position and mute every policy's events.
+ * read-only.
  */
 GUARD_PROG(bpf, int cmd, union bpf_attr *attr, unsigned int size)
 {
@@ -372,6 +372,27 @@ GUARD_PROG(bpf, int cmd, union bpf_attr *attr, unsigned int size)
 		return 0;
 	}
 	return guard_deny(LAB_GUARD_bpf, cmd, NULL);
+}
+
+/*
+ * An fd to a map: none to the events journal (journal.bpf.c's maps,
+ * made by lsmctl outside), which holds every policy's events: the
+ * cgroups, tasks and files of subtrees other than a guarded task's own.
+ */
+GUARD_PROG(bpf_map, struct bpf_map *map, fmode_t fmode)
+{
+	static const char journal[] = "journal";
+	char name[sizeof(journal)];
+
+	/* "journal" and "journal_head": the name's first bytes, NUL or '_' after */
+	if (bpf_probe_read_kernel(name, sizeof(name), map->name))
+		return 0;
+	for (int i = 0; i < sizeof(journal) - 1; i++)
+		if (name[i] != journal[i])
+			return 0;
+	if (name[sizeof(journal) - 1] && name[sizeof(journal) - 1] != '_')
+		return 0;
+	return guard_deny(LAB_GUARD_bpf_map, 0, NULL);
 }
 
 /*

@@ -19,7 +19,13 @@
 #define LAB_MAX_TOUCHED		(1 << 14)	/* regular files guarded tasks changed the mode, owner, ACL, name or mapped bytes of */
 #define LAB_MAX_GENL_INSIDE	64	/* generic netlink families usable in a netns of its own (loader/genl.c) */
 #define LAB_MAX_RULES		4096	/* rules a policy file: numbers below engine.h's LAB_RULE_* */
-#define LAB_EVENTS_SIZE		(256 * 1024)	/* the events ring buffer, bytes */
+/*
+ * The events journal (engine.h's lab_journal_slot): its slots, a power
+ * of two; a reader more than this many events behind loses the oldest.
+ */
+#define LAB_JOURNAL_SLOTS	4096
+/* policies replaced or detached whose meta and rules lsmctl keeps for their events */
+#define LAB_EVENT_HISTORY	64
 /*
  * lsm_cgroup hook slots (system-wide: 10 on stock 6.1) that a policy's
  * refusal hooks (inode_link, ... for its rules by path) leave free for
@@ -78,5 +84,7 @@
 /* Strings in events (struct lab_event). */
 #define LAB_COMM_LEN		16	/* a task's comm: the kernel's TASK_COMM_LEN */
 #define LAB_NAME_LEN		LAB_PATH_NAME_LEN	/* a file's name, cut short */
+#define LAB_EVENT_CGROUP_LEN	256	/* the task's cgroup path, a power of two */
+#define LAB_EVENT_CGROUP_DEPTH	16	/* its levels, from the task's up */
 
 #endif /* LSMLAB_LIMITS_H */

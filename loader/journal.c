@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A reader of the events journal (see journal.h). */
+#include <bpf/bpf.h>
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "errors.h"
+#include "journal.h"
+#include "store.h"
+
+/* Events written so far, or -errno. */
+static long long journal_count(const struct journal_reader *j)
+{
+	struct lab_journal_head head;
+	__u32 zero = 0;
+
+	if (bpf_map_lookup_elem_flags(j->head, &zero, &head, BPF_F_LOCK))
+		return -errno;
+	return (long long)head.count;
+}
+
+int journal_open(struct journal_reader *j, bool history, char *err, size_t errlen)
+{
+	long long count;
+	int rc;
+
+	memset(j, 0, sizeof(*j));
+	rc = store_journal(false, &j->slots, &j->head);
+	if (rc)
+		return errf(err, errlen, rc, "the events journal: %s", strerror(-rc));
+	count = journal_count(j);
+	if (count < 0) {
+		journal_close(j);
+		return errf(err, errlen, (int)count, "read the events journal: %s",
+			    strerror((int)-count));
+	}
+	j->next = (__u64)count;
+	if (history)
+		j->next = j->next > LAB_JOURNAL_SLOTS ? j->next - LAB_JOURNAL_SLOTS : 0;
+	return 0;
+}
+
+/* Read what is there; the number of events given, or -errno. */
+static int journal_read(struct journal_reader *j, journal_fn fn, void *ctx)
+{
+	struct lab_journal_slot slot;
+	long long count = journal_count(j);
+	__u32 index;
+	int given = 0;
+
+	if (count < 0)
+		return (int)count;
+	if ((__u64)count - j->next > LAB_JOURNAL_SLOTS) {
+		j->lost += (__u64)count - LAB_JOURNAL_SLOTS - j->next;
+		j->next = (__u64)count - LAB_JOURNAL_SLOTS;
+	}
+	while (j->next < (__u64)count) {
+		index = (__u32)(j->next & (LAB_JOURNAL_SLOTS - 1));
+		if (bpf_map_lookup_elem_flags(j->slots, &index, &slot, BPF_F_LOCK))
+			return -errno;
+		if (slot.seq < j->next + 1)
+			break;	/* numbered, not yet written: the next read has it */
+		if (slot.seq > j->next + 1) {
+			j->lost++;	/* written over since the count was read */
+		} else {
+			given++;
+			if (fn(ctx, &slot.e)) {
+				j->next++;
+				break;
+			}
+		}
+		j->next++;
+	}
+	return given;
+}
+
+int journal_poll(struct journal_reader *j, int timeout_ms, journal_fn fn, void *ctx)
+{
+	struct timespec wait = { 0, (long)(timeout_ms < 50 ? timeout_ms : 50) * 1000000L };
+	int n = journal_read(j, fn, ctx);
+
+	if (n)
+		return n;
+	nanosleep(&wait, NULL);
+	return journal_read(j, fn, ctx);
+}
+
+void journal_close(struct journal_reader *j)
+{
+	if (j->slots >= 0)
+		close(j->slots);
+	if (j->head >= 0)
+		close(j->head);
+	j->slots = j->head = -1;
+}
