@@ -215,7 +215,11 @@ static int follow_of(const struct lab_meta *m, struct guard_follow *f)
 		return 0;
 	memset(&f->key, 0, sizeof(f->key));
 	memcpy(f->key.path, m->cgroup, len);
-	f->g.cgroup_id = 0;	/* guard_follow_mkdir() writes the new cgroup's */
+	/*
+	 * The cgroup at the path now (guard_follow_mkdir() removes its
+	 * entry, and keeps the next one's here, when the next is made)
+	 */
+	f->g.cgroup_id = m->cgroup_id;
 	f->policy = m->policy;
 	return 1;
 }

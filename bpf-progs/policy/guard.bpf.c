@@ -94,6 +94,7 @@ int BPF_PROG(guard_follow_mkdir, struct cgroup *cgrp, const char *path)
 	struct lab_follow_key key;
 	struct lab_guard *tmpl, g;
 	__u32 level;
+	__u64 prev;
 	long n;
 
 	/* cgroup2's only, as lab_follow_mkdir() */
@@ -111,6 +112,11 @@ int BPF_PROG(guard_follow_mkdir, struct cgroup *cgrp, const char *path)
 		return 0;
 	g = *tmpl;
 	g.cgroup_id = cgrp->kn->id;	/* the cgroup id: its kernfs node's */
+	/* the path's cgroup before is gone, and its entry with it (lab_follow_mkdir()) */
+	prev = tmpl->cgroup_id;
+	if (prev && prev != g.cgroup_id)
+		bpf_map_delete_elem(&guarded, &prev);
+	tmpl->cgroup_id = g.cgroup_id;
 	bpf_map_update_elem(&guarded, &g.cgroup_id, &g, BPF_ANY);
 	return 0;
 }

@@ -243,7 +243,7 @@ int BPF_PROG(lab_follow_mkdir, struct cgroup *cgrp, const char *path)
 	struct lab_policy_ref *tmpl;
 	struct follow_scratch *s;
 	__u32 zero = 0, level;
-	__u64 id;
+	__u64 id, prev;
 	long n;
 
 	/* cgroup2's ("0::" in /proc/PID/cgroup) only: a v1 hierarchy's paths are others */
@@ -264,6 +264,15 @@ int BPF_PROG(lab_follow_mkdir, struct cgroup *cgrp, const char *path)
 		return 0;
 	id = cgrp->kn->id;	/* the cgroup id: its kernfs node's */
 	__builtin_memcpy(&s->ref, tmpl, sizeof(s->ref));
+	/*
+	 * The cgroup the path had before is gone (a path holds one cgroup
+	 * at a time): its entry goes, so that a service restarted without
+	 * end fills nothing. The template keeps the one it has now.
+	 */
+	prev = tmpl->conf.cgroup_id;
+	if (prev && prev != id)
+		bpf_map_delete_elem(&policies, &prev);
+	tmpl->conf.cgroup_id = id;
 	s->ref.conf.cgroup_id = id;
 	s->ref.conf.cgroup_level = level;
 	bpf_map_update_elem(&policies, &id, &s->ref, BPF_ANY);

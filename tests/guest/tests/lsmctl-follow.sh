@@ -231,6 +231,23 @@ done
 [ $glooked -gt 0 ] && [ $glisted -eq $glooked ] &&
 	ok "list moved the record, and the guard kept only the cgroup of the moment, $glisted times" ||
 	not_ok "list moved the record, and the guard kept only the cgroup of the moment" "$glisted of $glooked"
+# restarts with no lsmctl command between them (a service that keeps
+# exiting): each new cgroup's entry takes its predecessor's place, in the
+# guard's guarded map and the global instance's policies map alike
+policies_n() { bpftool map dump pinned $pins/global/policies 2>/dev/null | grep -c '"cgroup_id"'; }
+gn=$(guarded_n) pn=$(policies_n) i=1
+while [ $i -le 12 ]; do
+	restart $gc || break
+	i=$((i + 1))
+done
+id=$(cgid $gc)
+[ "$(guarded_n)" = "$gn" ] && [ "$(policies_n)" = "$pn" ] && guarded_has $id &&
+	ok "12 restarts with no lsmctl between: $gn guarded and $pn policies entries, as before, the new cgroup's among them" ||
+	not_ok "12 restarts with no lsmctl between: the maps' entries do not grow" \
+		"guarded $gn -> $(guarded_n), policies $pn -> $(policies_n)"
+out=$(start $gc)
+echo "$out" | grep -q "not permitted" && ok "after them, the first read in the new cgroup is denied (EPERM)" ||
+	not_ok "after them, the first read in the new cgroup is denied" "$out"
 out=$(in_cg $gc "bpftool map delete pinned $pins/guard/guard_follows key 0" 2>&1)
 echo "$out" | grep -q "not permitted" && [ -e $pins/guard/guard_follows ] &&
 	ok "held: bpftool on the guard's follows map from inside (EPERM)" ||
