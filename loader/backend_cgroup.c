@@ -148,7 +148,8 @@ static int cgroup_install(const char *staging, const struct compiled *c,
 	bpf_map__set_max_entries(skel->maps.hits, c->n_rules + 3);	/* + default, self, lost */
 	for (h = 0; h < LAB_NR_HOOKS; h++)
 		bpf_program__set_autoload(progs[h], !!((c->hooks | c->guard_hooks) & (1ull << h)));
-	rc = store_share_journal(skel->maps.journal, skel->maps.journal_head, err, errlen);
+	rc = store_share_journal(skel->maps.journal, skel->maps.journal_head,
+				 skel->maps.journal_drafts, err, errlen);
 	if (rc)
 		goto out;
 	rc = store_load(skel->obj, staging, "the policy's programs", err, errlen);

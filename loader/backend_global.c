@@ -93,7 +93,8 @@ static int global_load(char *err, size_t errlen)
 		return errf(err, errlen, -errno, "open the global BPF object: %s", strerror(errno));
 	rc = instance_programs(skel->obj, progs, err, errlen);
 	if (!rc)
-		rc = store_share_journal(skel->maps.journal, skel->maps.journal_head, err, errlen);
+		rc = store_share_journal(skel->maps.journal, skel->maps.journal_head,
+					 skel->maps.journal_drafts, err, errlen);
 	if (!rc)
 		rc = store_load_shared(skel->obj, tmp, "the global programs", err, errlen);
 	for (h = 0; h < LAB_NR_HOOKS && !rc; h++) {

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -64,13 +65,34 @@ static void event_rule(const struct lab_event *e, char *name, size_t nlen, char 
 }
 
 /*
+ * @src for a line of text: a byte a confined task may have chosen (in a
+ * name, a comm, a cgroup) that is a control character, DEL or '\\' as
+ * \\xNN, so that no name makes a line, or a field, of its own.
+ */
+static void text_safe(char *dst, size_t len, const char *src)
+{
+	size_t n = 0;
+	unsigned char c;
+
+	for (; *src && n + 5 < len; src++) {
+		c = (unsigned char)*src;
+		if (c < 0x20 || c == 0x7f || c == '\\' || c == ' ')
+			n += (size_t)snprintf(dst + n, len - n, "\\x%02x", c);
+		else
+			dst[n++] = (char)c;
+	}
+	dst[n] = 0;
+}
+
+/*
  * The task's cgroup and the policy's, as the event has them (their
  * names when it happened), or as they are now for an event without.
  */
 static void event_cgroups(const struct lab_event *e, char *cgroup, size_t clen,
 			  char *policy, size_t plen)
 {
-	const char *cut = e->cgroup_cut ? "..." : "";
+	const char *top = e->cgroup_cut & LAB_CUT_TOP ? "..." : "";
+	const char *end = e->cgroup_cut & LAB_CUT_END ? "..." : "";
 	int len = e->policy_cgroup_len;
 
 	if (!e->cgroup[0]) {
@@ -78,7 +100,7 @@ static void event_cgroups(const struct lab_event *e, char *cgroup, size_t clen,
 		snprintf(policy, plen, "%s", cgroup_path_of(e->policy_cgroup_id));
 		return;
 	}
-	snprintf(cgroup, clen, "%.*s%s", LAB_EVENT_CGROUP_LEN, e->cgroup, cut);
+	snprintf(cgroup, clen, "%s%.*s%s", top, LAB_EVENT_CGROUP_LEN, e->cgroup, end);
 	if (len > 0 && len <= LAB_EVENT_CGROUP_LEN && !e->cgroup_cut)
 		snprintf(policy, plen, "%.*s", len, e->cgroup);
 	else
@@ -118,7 +140,7 @@ static int on_event(void *data, const struct lab_event *e)
 	struct events_ctx *ctx = data;
 	char when[64], object[128], name[POLICY_NAME_MAX], text[RULE_TEXT_MAX];
 	char comm[LAB_COMM_LEN + 1], exe[LAB_NAME_LEN + 1], rule[16];
-	char cgroup[LAB_EVENT_CGROUP_LEN + 4], policy_cgroup[LAB_EVENT_CGROUP_LEN + 4];
+	char cgroup[LAB_EVENT_CGROUP_LEN + 8], policy_cgroup[LAB_EVENT_CGROUP_LEN + 8];
 	const char *verdict;
 
 	if (stop)
@@ -143,10 +165,17 @@ static int on_event(void *data, const struct lab_event *e)
 		event_json(ctx->json, e, when, verdict, comm, object, rule, text, name, exe,
 			   cgroup, policy_cgroup);
 	} else {
+		char safe_cgroup[4 * sizeof(cgroup)], safe_comm[4 * sizeof(comm)];
+		char safe_object[4 * sizeof(object)], safe_exe[4 * sizeof(exe)];
+
+		text_safe(safe_cgroup, sizeof(safe_cgroup), cgroup);
+		text_safe(safe_comm, sizeof(safe_comm), comm);
+		text_safe(safe_object, sizeof(safe_object), object);
+		text_safe(safe_exe, sizeof(safe_exe), exe);
 		printf("%s verdict=%s cgroup=%s pid=%u comm=%s hook=%s object=%s rule=%s (%s) policy=%s"
 		       " uid=%u exe=%s(dev=%u:%u,ino=%llu)\n",
-		       when, verdict, cgroup, e->pid, comm,
-		       event_hook_name(e->hook), object, rule, text, name, e->uid, exe,
+		       when, verdict, safe_cgroup, e->pid, safe_comm,
+		       event_hook_name(e->hook), safe_object, rule, text, name, e->uid, safe_exe,
 		       LAB_MAJOR(e->exe_dev), LAB_MINOR(e->exe_dev),
 		       (unsigned long long)e->exe_ino);
 	}
@@ -155,20 +184,6 @@ static int on_event(void *data, const struct lab_event *e)
 	if (ctx->count && ctx->seen >= ctx->count)
 		stop = 1;
 	return 0;
-}
-
-/* Every policy's and the guard's events the kernel could not report, so far. */
-static __u64 unreported_events(void)
-{
-	struct stored *list;
-	__u64 sum = guard_lost();
-	int i, n = stored_list(&list);
-
-	for (i = 0; i < n; i++)
-		sum += policy_lost(&list[i]);
-	if (n >= 0)
-		stored_list_free(list, n);
-	return sum;
 }
 
 /* Say that @n events were lost, and @why. */
@@ -187,22 +202,73 @@ static void say_lost(__u64 n, const char *why, const char *text, json_writer_t *
 	fflush(stdout);
 }
 
-struct lost {
-	__u64 read;		/* the reader's, said so far */
-	__u64 unreported;	/* the kernel's, said so far (or there when the reader came) */
+/* A count of events the kernel could not report: a policy's (its folder) or the guard's (""). */
+struct unreported {
+	char dir[512];
+	__u64 seen;
 };
+
+struct lost {
+	__u64 behind, unwritten;	/* the reader's, said so far */
+	struct unreported *counts;	/* the kernel's, as last seen */
+	size_t n;
+	bool counting;			/* counts hold what was seen; else all is new */
+};
+
+/*
+ * Count @now for the counter @dir: what it grew by since it was last
+ * seen (all of it the first time, when @l counts from nothing).
+ */
+static __u64 grew(struct lost *l, const char *dir, __u64 now)
+{
+	struct unreported *u;
+	__u64 before;
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		if (strcmp(l->counts[i].dir, dir))
+			continue;
+		before = l->counts[i].seen;
+		l->counts[i].seen = now;
+		return now > before ? now - before : 0;
+	}
+	u = realloc(l->counts, (l->n + 1) * sizeof(*u));
+	if (!u)
+		return 0;
+	l->counts = u;
+	snprintf(u[l->n].dir, sizeof(u[l->n].dir), "%s", dir);
+	u[l->n++].seen = now;
+	return l->counting ? now : 0;
+}
+
+/*
+ * The events the kernel could not report since the last look, each
+ * policy's and the guard's counter on its own: a counter that goes with
+ * its policy hides no other's growth.
+ */
+static __u64 unreported_since(struct lost *l)
+{
+	struct stored *list;
+	__u64 sum = grew(l, "", guard_lost());
+	int i, n = stored_list(&list);
+
+	for (i = 0; i < n; i++)
+		sum += grew(l, list[i].dir, policy_lost(&list[i]));
+	if (n >= 0)
+		stored_list_free(list, n);
+	return sum;
+}
 
 static void report_lost(struct lost *l, const struct journal_reader *j, json_writer_t *json)
 {
-	__u64 now = unreported_events();
-
-	say_lost(j->lost - l->read, "behind", "this reader fell more than the journal holds "
+	say_lost(j->lost - l->behind, "behind", "this reader fell more than the journal holds "
 		 "behind", json);
-	l->read = j->lost;
-	if (now > l->unreported)
-		say_lost(now - l->unreported, "unreported", "the kernel could not report them "
-			 "(another report held its CPU's draft)", json);
-	l->unreported = now;
+	l->behind = j->lost;
+	say_lost(j->unwritten - l->unwritten, "unwritten", "numbered but not written in time "
+		 "(their reports were held)", json);
+	l->unwritten = j->unwritten;
+	say_lost(unreported_since(l), "unreported", "the kernel could not report them "
+		 "(another report held its CPU's draft, or the journal went round)", json);
 }
 
 int events_stream(const struct events_opts *o, char *err, size_t errlen)
@@ -220,8 +286,10 @@ int events_stream(const struct events_opts *o, char *err, size_t errlen)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	/* the kernel's losses before this reader came are said only with the history */
-	lost.unreported = o->history ? 0 : unreported_events();
+	/* the kernel's losses before this reader came: said with the history only */
+	if (!o->history)
+		unreported_since(&lost);	/* not counting yet: remembered */
+	lost.counting = true;
 	checked = 0;
 	while (!stop) {
 		rc = journal_poll(&j, 100, on_event, &ctx);
@@ -234,10 +302,14 @@ int events_stream(const struct events_opts *o, char *err, size_t errlen)
 			report_lost(&lost, &j, o->json);
 			checked = now.tv_sec;
 		}
-		if (o->timeout && now.tv_sec - start.tv_sec >= o->timeout)
+		if (o->timeout && now.tv_sec - start.tv_sec >= o->timeout) {
+			/* its time is up: what is there now, and the rest counted */
+			journal_drain(&j, on_event, &ctx);
 			break;
+		}
 	}
 	report_lost(&lost, &j, o->json);
 	journal_close(&j);
+	free(lost.counts);
 	return 0;
 }

@@ -129,7 +129,8 @@ static int guard_load(char *err, size_t errlen)
 			"self-protection goes without it", guard_hooks[h]);
 		bpf_program__set_autoload(progs[h], false);
 	}
-	rc = store_share_journal(skel->maps.journal, skel->maps.journal_head, err, errlen);
+	rc = store_share_journal(skel->maps.journal, skel->maps.journal_head,
+				 skel->maps.journal_drafts, err, errlen);
 	if (!rc)
 		rc = store_load_shared(skel->obj, tmp, "the guard's programs", err, errlen);
 	for (h = 0; h < LAB_NR_GUARD_HOOKS && !rc; h++)

@@ -2,6 +2,7 @@
 /* A reader of the events journal (see journal.h). */
 #include <bpf/bpf.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,6 +43,30 @@ int journal_open(struct journal_reader *j, bool history, char *err, size_t errle
 	return 0;
 }
 
+static long long now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/*
+ * Has the next event, numbered and not written, waited long enough to be
+ * counted as lost? Its report may be held (a preempted task) as long as
+ * its task likes: readers do not wait on it for ever.
+ */
+static bool waited_enough(struct journal_reader *j)
+{
+	long long now = now_ms();
+
+	if (!j->waited_ms) {
+		j->waited_ms = now;
+		return false;
+	}
+	return now - j->waited_ms >= JOURNAL_WAIT_MS;
+}
+
 /* Read what is there; the number of events given, or -errno. */
 static int journal_read(struct journal_reader *j, journal_fn fn, void *ctx)
 {
@@ -60,8 +85,15 @@ static int journal_read(struct journal_reader *j, journal_fn fn, void *ctx)
 		index = (__u32)(j->next & (LAB_JOURNAL_SLOTS - 1));
 		if (bpf_map_lookup_elem_flags(j->slots, &index, &slot, BPF_F_LOCK))
 			return -errno;
-		if (slot.seq < j->next + 1)
-			break;	/* numbered, not yet written: the next read has it */
+		if (slot.seq < j->next + 1) {
+			if (!waited_enough(j))
+				break;	/* numbered, not yet written: a next read may have it */
+			j->unwritten++;
+			j->waited_ms = 0;
+			j->next++;
+			continue;
+		}
+		j->waited_ms = 0;
 		if (slot.seq > j->next + 1) {
 			j->lost++;	/* written over since the count was read */
 		} else {
@@ -85,6 +117,25 @@ int journal_poll(struct journal_reader *j, int timeout_ms, journal_fn fn, void *
 		return n;
 	nanosleep(&wait, NULL);
 	return journal_read(j, fn, ctx);
+}
+
+int journal_drain(struct journal_reader *j, journal_fn fn, void *ctx)
+{
+	int n, given = 0;
+	long long count;
+
+	while ((n = journal_read(j, fn, ctx)) > 0)
+		given += n;
+	if (n < 0)
+		return n;
+	count = journal_count(j);
+	if (count < 0)
+		return (int)count;
+	if ((__u64)count > j->next) {
+		j->unwritten += (__u64)count - j->next;
+		j->next = (__u64)count;
+	}
+	return given;
 }
 
 void journal_close(struct journal_reader *j)

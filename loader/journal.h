@@ -18,7 +18,16 @@ struct journal_reader {
 	int slots, head;	/* the pinned maps (store_journal()) */
 	__u64 next;		/* the number of the next event to read */
 	__u64 lost;		/* events written over before this reader read them */
+	__u64 unwritten;	/* numbered, not written within JOURNAL_WAIT_MS */
+	long long waited_ms;	/* since when the next event is numbered, not written; 0 */
 };
+
+/*
+ * How long a reader waits for an event that is numbered but not yet
+ * written (its report held between the two: a preempted task) before it
+ * counts it as lost and reads on.
+ */
+#define JOURNAL_WAIT_MS 1000
 
 /* Called with each event in order; non-zero stops the read there. */
 typedef int (*journal_fn)(void *ctx, const struct lab_event *e);
@@ -34,6 +43,11 @@ int journal_open(struct journal_reader *j, bool history, char *err, size_t errle
  * wait up to @timeout_ms first. The number given, or -errno.
  */
 int journal_poll(struct journal_reader *j, int timeout_ms, journal_fn fn, void *ctx);
+/*
+ * Give @fn what is there, and count the events numbered but not written
+ * by now as unwritten: a reader's last read. The number given, or -errno.
+ */
+int journal_drain(struct journal_reader *j, journal_fn fn, void *ctx);
 void journal_close(struct journal_reader *j);
 
 #endif /* LSMCTL_JOURNAL_H */

@@ -322,6 +322,8 @@ static int journal_make(void)
 		return -errno;
 	rc = bpf_map__pin(skel->maps.journal_head, EVENTS_DIR "/head");
 	if (!rc)
+		rc = bpf_map__pin(skel->maps.journal_drafts, EVENTS_DIR "/drafts");
+	if (!rc)
 		rc = bpf_map__pin(skel->maps.journal, EVENTS_DIR "/journal");
 	journal__destroy(skel);
 	return rc;
@@ -354,18 +356,24 @@ int store_journal(bool writing, int *slots, int *head)
 	return rc ? rc : -ENOENT;
 }
 
-int store_share_journal(struct bpf_map *slots, struct bpf_map *head, char *err, size_t errlen)
+int store_share_journal(struct bpf_map *slots, struct bpf_map *head, struct bpf_map *drafts,
+			char *err, size_t errlen)
 {
-	int slots_fd, head_fd, rc;
+	int slots_fd, head_fd, drafts_fd, rc;
 
 	rc = store_journal(true, &slots_fd, &head_fd);
 	if (rc)
 		return errf(err, errlen, rc, "the events journal: %s", strerror(-rc));
-	rc = bpf_map__reuse_fd(slots, slots_fd);
+	drafts_fd = bpf_obj_get(EVENTS_DIR "/drafts");
+	rc = drafts_fd < 0 ? -errno : bpf_map__reuse_fd(slots, slots_fd);
 	if (!rc)
 		rc = bpf_map__reuse_fd(head, head_fd);
+	if (!rc)
+		rc = bpf_map__reuse_fd(drafts, drafts_fd);
 	close(slots_fd);
 	close(head_fd);
+	if (drafts_fd >= 0)
+		close(drafts_fd);
 	if (rc)
 		return errf(err, errlen, rc, "the events journal: %s", strerror(-rc));
 	return 0;

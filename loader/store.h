@@ -7,6 +7,7 @@
  *
  *   lsmlab/events/         the events journal every instance reports to:
  *       journal, head          its slots and its count (engine.h)
+ *       drafts                 the events being written, a CPU's each
  *       generation             the last policy generation given (lab_meta)
  *       policy-GEN/            meta and rules of a policy replaced or
  *                              detached: its events name it as it was
@@ -86,8 +87,9 @@ void store_close(void);
 int store_journal(bool writing, int *slots, int *head);
 struct bpf_map;
 struct bpf_object;
-/* Have an object's journal maps be the store's (before it is loaded); 0 or -errno. */
-int store_share_journal(struct bpf_map *slots, struct bpf_map *head, char *err, size_t errlen);
+/* Have an object's events maps be the store's (before it is loaded); 0 or -errno. */
+int store_share_journal(struct bpf_map *slots, struct bpf_map *head, struct bpf_map *drafts,
+			char *err, size_t errlen);
 /*
  * A new policy generation (lab_meta.generation), the lock held; 0 with
  * why in @err when there is none.

@@ -463,10 +463,13 @@ struct lab_event {
 	/* resolved when it happens: what lsmctl events prints after a cgroup or a policy goes */
 	__u32 generation;	/* the policy's (lab_conf's): its name and rules then */
 	__u16 policy_cgroup_len; /* @cgroup's first bytes that are the policy's cgroup; 0: not there */
-	__u8 cgroup_cut;	/* @cgroup lacks its top (deeper than LAB_EVENT_CGROUP_DEPTH) or end */
+	__u8 cgroup_cut;	/* LAB_CUT_*: @cgroup lacks its top, or its end */
 	__u8 pad_cgroup;
 	char cgroup[LAB_EVENT_CGROUP_LEN];	/* the task's, below the cgroup2 root: "/a/b" */
 };
+
+#define LAB_CUT_TOP	1	/* deeper than LAB_EVENT_CGROUP_DEPTH */
+#define LAB_CUT_END	2	/* longer than LAB_EVENT_CGROUP_LEN */
 
 /*
  * The events journal: LAB_JOURNAL_SLOTS events in a ring every reader

@@ -36,7 +36,8 @@ struct {
 
 /*
  * A CPU's event being written (too large for the stack) and a scratch
- * line for its cgroup path. LSM programs run with migration off, but a
+ * line for its cgroup path: one a CPU for every instance and the guard,
+ * shared as the journal is. LSM programs run with migration off, but a
  * preemptible kernel (Debian's, with preempt=full) may run another
  * report on the CPU while one is half written: @writers lets one use the
  * draft at a time; another's report is counted as not reported.
@@ -58,7 +59,18 @@ struct {
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct lab_event_draft);
-} event_drafts SEC(".maps");
+} journal_drafts SEC(".maps");
+
+/*
+ * Is @map one of the events maps above, which hold every policy's
+ * events (other subtrees' cgroups, tasks and files)? By identity: the
+ * includer's maps are the store's (store_share_journal()).
+ */
+static __always_inline bool events_map(const void *map)
+{
+	return map && (map == (const void *)&journal || map == (const void *)&journal_head ||
+		       map == (const void *)&journal_drafts);
+}
 
 /*
  * The inode of the @n-th folder above @folder (a struct dentry *, read:
@@ -112,7 +124,7 @@ __noinline int lab_event_cgroup_climb(struct lab_event_draft *d)
 		kn = (struct kernfs_node *)d->up;
 	}
 	/* deeper than LAB_EVENT_CGROUP_DEPTH: the top is cut */
-	d->e.cgroup_cut = kn && BPF_CORE_READ(kn, parent) ? 1 : 0;
+	d->e.cgroup_cut = kn && BPF_CORE_READ(kn, parent) ? LAB_CUT_TOP : 0;
 	return 0;
 }
 
@@ -133,7 +145,7 @@ __noinline int lab_event_cgroup_path(struct lab_event_draft *d)
 		if (i >= d->depth)
 			break;
 		if (d->off >= LAB_EVENT_CGROUP_LEN - 1) {
-			d->e.cgroup_cut = 1;
+			d->e.cgroup_cut |= LAB_CUT_END;
 			break;
 		}
 		kn = (struct kernfs_node *)d->nodes[(d->depth - 1 - i) & (LAB_EVENT_CGROUP_DEPTH - 1)];
@@ -153,7 +165,7 @@ __noinline int lab_event_cgroup_path(struct lab_event_draft *d)
 			d->e.policy_cgroup_len = d->off;
 	}
 	if (d->off >= LAB_EVENT_CGROUP_LEN)
-		d->e.cgroup_cut = 1;
+		d->e.cgroup_cut |= LAB_CUT_END;
 	bpf_probe_read_kernel(d->e.cgroup, LAB_EVENT_CGROUP_LEN - 1, d->path);
 	return 0;
 }
@@ -164,7 +176,7 @@ static const __u32 lab_zero = 0;
 /* This CPU's draft, or NULL when another report has it. */
 static __always_inline struct lab_event_draft *event_begin(void)
 {
-	struct lab_event_draft *d = bpf_map_lookup_elem(&event_drafts, &lab_zero);
+	struct lab_event_draft *d = bpf_map_lookup_elem(&journal_drafts, &lab_zero);
 
 	if (!d)
 		return NULL;
@@ -200,11 +212,18 @@ __noinline int lab_event_commit(struct lab_event_draft *d)
 		index = seq & (LAB_JOURNAL_SLOTS - 1);
 		slot = bpf_map_lookup_elem(&journal, &index);
 		if (slot) {
+			/*
+			 * Numbered, then written: a report held between the
+			 * two (preempted) while the journal went round writes
+			 * over no later event; it is lost, and counted.
+			 */
 			bpf_spin_lock(&slot->lock);
-			slot->seq = seq + 1;
-			__builtin_memcpy(&slot->e, &d->e, sizeof(slot->e));
+			if (slot->seq < seq + 1) {
+				slot->seq = seq + 1;
+				__builtin_memcpy(&slot->e, &d->e, sizeof(slot->e));
+				rc = 0;
+			}
 			bpf_spin_unlock(&slot->lock);
-			rc = 0;
 		}
 	}
 	__sync_fetch_and_add(&d->writers, -1);

@@ -381,22 +381,14 @@ GUARD_PROG(bpf, int cmd, union bpf_attr *attr, unsigned int size)
 }
 
 /*
- * An fd to a map: none to the events journal (journal.bpf.c's maps,
- * made by lsmctl outside), which holds every policy's events: the
- * cgroups, tasks and files of subtrees other than a guarded task's own.
+ * An fd to a map: none to the events maps (events_map()), which hold
+ * every policy's events: the cgroups, tasks and files of subtrees other
+ * than a guarded task's own. (Their pins, opened in a BPF filesystem,
+ * are self_open()'s.)
  */
 GUARD_PROG(bpf_map, struct bpf_map *map, fmode_t fmode)
 {
-	static const char journal[] = "journal";
-	char name[sizeof(journal)];
-
-	/* "journal" and "journal_head": the name's first bytes, NUL or '_' after */
-	if (bpf_probe_read_kernel(name, sizeof(name), map->name))
-		return 0;
-	for (int i = 0; i < sizeof(journal) - 1; i++)
-		if (name[i] != journal[i])
-			return 0;
-	if (name[sizeof(journal) - 1] && name[sizeof(journal) - 1] != '_')
+	if (!events_map(map))
 		return 0;
 	return guard_deny(LAB_GUARD_bpf_map, 0, NULL);
 }

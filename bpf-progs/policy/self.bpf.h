@@ -193,6 +193,13 @@ static __always_inline __u8 self_at_open(struct file *file, struct cgroup **cgro
 	 */
 	if ((mode & FMODE_WRITE) && magic != PROC_SUPER_MAGIC && !fs_writable(magic))
 		return LAB_SELF_DENY;
+	/*
+	 * The events maps' pins, read: a BPF filesystem shows a map with
+	 * BTF as text, every policy's events (guard_bpf_map() for the fds
+	 * bpf() gives). A pin's inode holds its object.
+	 */
+	if (magic == BPF_FS_MAGIC && events_map(inode->i_private))
+		return LAB_SELF_DENY;
 	if (magic != PROC_SUPER_MAGIC)
 		return 0;
 	grand = parent->d_parent;

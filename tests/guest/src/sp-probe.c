@@ -17,6 +17,9 @@
  *   sp-probe perf PID          perf_event_open on task PID
  *   sp-probe mapid-rw PATH     BPF_MAP_GET_FD_BY_ID, read-write, of the
  *                              map pinned at PATH (found read-only)
+ *   sp-probe mapname-ro NAME   the map named NAME, found by id
+ *                              (BPF_MAP_GET_NEXT_ID), read-only by
+ *                              BPF_MAP_GET_FD_BY_ID; EPERM if an fd was refused
  *   sp-probe socket FAMILY     socket(FAMILY, SOCK_DGRAM, 0): for a family
  *                              no module has registered, a module request
  *   sp-probe cad-on            reboot(LINUX_REBOOT_CMD_CAD_ON): harmless,
@@ -113,6 +116,30 @@ static int objget(const char *path, __u32 flags)
 		return errno;
 	close(fd);
 	return 0;
+}
+
+static int mapname_ro(const char *name)
+{
+	LIBBPF_OPTS(bpf_get_fd_by_id_opts, opts, .open_flags = BPF_F_RDONLY);
+	struct bpf_map_info info;
+	__u32 id = 0, len;
+	int fd, refused = 0;
+
+	while (!bpf_map_get_next_id(id, &id)) {
+		fd = bpf_map_get_fd_by_id_opts(id, &opts);
+		if (fd < 0) {
+			refused |= errno == EPERM;
+			continue;
+		}
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) && !strcmp(info.name, name)) {
+			close(fd);
+			return 0;
+		}
+		close(fd);
+	}
+	return refused ? EPERM : ENOENT;
 }
 
 static int mapid_rw(const char *path)
@@ -842,6 +869,8 @@ int main(int argc, char **argv)
 		err = objget(arg, 0);
 	else if (argc == 3 && !strcmp(what, "objget-ro"))
 		err = objget(arg, BPF_F_RDONLY);
+	else if (argc == 3 && !strcmp(what, "mapname-ro"))
+		err = mapname_ro(arg);
 	else if (argc == 3 && !strcmp(what, "mapid-rw"))
 		err = mapid_rw(arg);
 	else if (argc == 3 && !strcmp(what, "flock"))
@@ -925,7 +954,7 @@ int main(int argc, char **argv)
 	else if (argc == 2 && !strcmp(what, "set-tid-newpid"))
 		err = set_tid(CLONE_NEWPID, 2);
 	else {
-		fprintf(stderr, "usage: sp-probe objget|objget-ro|mapid-rw|flock PATH | "
+		fprintf(stderr, "usage: sp-probe objget|objget-ro|mapid-rw|flock PATH | mapname-ro NAME | "
 			"setown|setown-ex|fiosetown|perf|prlimit PID | tty-async | tiocsti | cad-on | "
 			"socket FAMILY | fsopen | open-tree|mount-setattr DIR | flood N PATH | "
 			"pivot-root NEW OLD | tiocsctty-hi | lease PATH | mount-setattr-hi DIR | "

@@ -112,17 +112,22 @@ if [ $backend = cgroup ]; then
 fi
 
 # named as they were: a cgroup removed, a policy replaced, then detached
-mkdir $cg/kid
+mkdir $cg/kid "$cg/k id"
 in_cg $cg/kid "cat /tmp/ev-secret" 2>/dev/null && not_ok "the read in $rel/kid is denied" ||
 	ok "the read in $rel/kid is denied"
-rmdir $cg/kid
+in_cg "'$cg/k id'" "cat /tmp/ev-secret" 2>/dev/null
+out=$($L events --cgroup "$cg/k id" --timeout 1 2>&1 | grep "verdict=deny")
+echo "$out" | grep -qF "cgroup=$rel/k\\x20id pid=" &&
+	ok "a cgroup named with a space: written \\x20 in the line of text, one field" ||
+	not_ok "a cgroup named with a space: written \\x20 in the line of text" "$out"
+rmdir $cg/kid "$cg/k id"
 check "replace ev-a by ev-b" $L apply /tmp/ev-b.yaml --cgroup $cg --backend $backend
 in_cg $cg "cat /tmp/ev-secret" 2>/dev/null && not_ok "the read in $rel is denied by ev-b" ||
 	ok "the read in $rel is denied by ev-b"
 check "detach ev-b" $L detach --cgroup $cg
-out=$($L events --cgroup $cg --timeout 1 2>&1 | grep "verdict=deny" | tail -2)
-echo "$out" | sed 's/^/# /'
-echo "$out" | head -1 | grep -q "cgroup=$rel/kid .* rule=0 (.*ev-secret.*) policy=ev-a " &&
+out=$($L events --cgroup $cg --timeout 1 2>&1 | grep "verdict=deny")
+echo "$out" | tail -3 | sed 's/^/# /'
+echo "$out" | grep "cgroup=$rel/kid " | tail -1 | grep -q " rule=0 (.*ev-secret.*) policy=ev-a " &&
 	ok "the removed cgroup's event names it, ev-a and ev-a's rule 0" ||
 	not_ok "the removed cgroup's event names it, ev-a and ev-a's rule 0"
 echo "$out" | tail -1 | grep -q "cgroup=$rel .* rule=1 (.*ev-secret.*) policy=ev-b " &&

@@ -208,6 +208,9 @@ held "BPF_OBJ_GET the events journal read-write" "$P objget $pins/events/journal
 held "BPF_MAP_GET_FD_BY_ID the events journal read-write" "$P mapid-rw $pins/events/journal"
 held "BPF_OBJ_GET the events journal read-only" "$P objget-ro $pins/events/journal"
 held "BPF_OBJ_GET the journal's count read-only" "$P objget-ro $pins/events/head"
+held "BPF_OBJ_GET the events' drafts read-only" "$P objget-ro $pins/events/drafts"
+held "BPF_MAP_GET_FD_BY_ID the events' drafts read-only, found by id" "$P mapname-ro journal_drafts"
+held "read the events journal's pin as text (its BTF)" "head -c 100 $pins/events/journal"
 check "BPF_OBJ_GET read-only of a policy's meta still works inside" in_cg $cg "$P objget-ro $polpin/meta"
 check "lsmctl list still works inside" in_cg $cg "$L list"
 if in_cg $cg "$L events --timeout 1" >/tmp/sp.out 2>&1; then
