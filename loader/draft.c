@@ -198,6 +198,36 @@ static int used(struct draft_rule *r, const char *comm)
 	return 0;
 }
 
+/*
+ * Would a rule for @path, a form with '*' components, be one more than
+ * its anchor (the folder above its first '*') may hold? The engine
+ * keeps LAB_MGLOB_PATTERNS such paths an anchor (compile.c refuses more).
+ */
+static bool anchor_full(const struct draft *d, const char *path)
+{
+	const char *star = strstr(path, "/*");
+	size_t i, j, n = 0, len;
+
+	if (!star)
+		return false;
+	len = (size_t)(star - path) + 1;	/* the anchor and its '/' */
+	for (i = 0; i < d->n_rules; i++) {
+		const struct draft_rule *r = &d->rules[i];
+
+		if (r->kind != RULE_FILES || r->inode || strncmp(r->path, path, len) ||
+		    !strchr(r->path + len, '*'))
+			continue;
+		if (!strcmp(r->path, path))
+			return false;	/* there already: no new pattern */
+		for (j = 0; j < i; j++)	/* each path once, whatever its access */
+			if (d->rules[j].kind == RULE_FILES && !strcmp(d->rules[j].path, r->path))
+				break;
+		if (j == i)
+			n++;
+	}
+	return n >= LAB_MGLOB_PATTERNS;
+}
+
 int draft_file(struct draft *d, const char *path, bool subtree, unsigned int access,
 	       const char *comm)
 {
@@ -209,6 +239,10 @@ int draft_file(struct draft *d, const char *path, bool subtree, unsigned int acc
 		return draft_note(d, "a file whose path has a '*', a final '/', is too long or not "
 				  "UTF-8 (by %s), no rule: %s", comm, path);
 	r = find_file(d, path, subtree, access);
+	if (!r && anchor_full(d, path))
+		return draft_note(d, "%s by %s, no rule: a policy holds at most %d paths with a '*' "
+				  "component below one folder (LAB_MGLOB_PATTERNS), and this one "
+				  "came after them", path, comm, LAB_MGLOB_PATTERNS);
 	if (!r)
 		r = new_file_rule(d, path, subtree, false, access);
 	return r ? used(r, comm) : -ENOMEM;

@@ -427,6 +427,17 @@ static int file_rule(struct draft *d, struct learning *l, size_t index,
 	if (file && e->class != LAB_CREATE && e->class != LAB_UNLINK && !made_here(l, e) &&
 	    still(file->path, e->ino))
 		return draft_file(d, file->path, false, access, comm);
+	/*
+	 * A file or folder the run made and removed, read or written: by its
+	 * name, which a rule by path waits for, unless it was in a scratch
+	 * place. Its folder's subtree would take the folder's other files
+	 * (a folder of keys the run made a folder in, then read and removed).
+	 */
+	if (dir && !file && !(access & (ACCESS_CREATE | ACCESS_UNLINK)) &&
+	    !scratch_folder(dir->path) && made_here(l, e) &&
+	    snprintf(folder, sizeof(folder), "%s/%.*s", dir->path, LAB_NAME_LEN, e->name) <
+	    (int)sizeof(folder))
+		return draft_file(d, folder, false, access, comm);
 	if (dir) {
 		snprintf(folder, sizeof(folder), "%s", dir->path);
 	} else if (file && (slash = strrchr(file->path, '/')) && slash > file->path) {
@@ -654,13 +665,17 @@ static int open_events(struct journal_reader *j, char *err, size_t errlen)
 	return rc;
 }
 
-/* The draft's name: learned-CMD, as a policy name may be written. */
+/*
+ * The draft's name: learned-CMD, or learned-UNIT for a cgroup (its
+ * folder's name: nginx.service), as a policy name may be written.
+ */
 static void draft_name(const struct learn_opts *o, char *buf, size_t len)
 {
-	const char *base = o->cmd ? strrchr(o->cmd[0], '/') : NULL;
+	const char *what = o->cmd ? o->cmd[0] : o->cgroup;
+	const char *base = strrchr(what, '/');
 	size_t i;
 
-	snprintf(buf, len, "learned-%s", o->cmd ? (base ? base + 1 : o->cmd[0]) : "cgroup");
+	snprintf(buf, len, "learned-%s", base && base[1] ? base + 1 : what);
 	for (i = 0; buf[i]; i++)
 		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-",
 			    buf[i]))
@@ -812,9 +827,9 @@ int learn(const struct learn_opts *o, FILE *f, struct learned *out, char *err, s
 		fprintf(stderr, "lsmctl learn: learning what %s does for %ld s\n", rel, o->timeout);
 		watch(o->timeout, &j, &l);
 	}
-	while (journal_poll(&j, 0, on_event, &l) > 0)
-		;
-	out->lost = j.lost;	/* fell behind; and those the kernel could not report: */
+	journal_drain(&j, on_event, &l);
+	/* fell behind, not written in time; and those the kernel could not report: */
+	out->lost = j.lost + j.unwritten;
 	if (!stored_read(pins, &s)) {
 		out->lost += policy_lost(&s);
 		stored_free(&s);

@@ -202,6 +202,32 @@ static void test_proc_forms(void **state)
 	expect_not_in("/proc/**");
 }
 
+/*
+ * No more paths with a '*' below a folder than the engine holds
+ * (LAB_MGLOB_PATTERNS): the one after them is a note, never a draft
+ * check refuses; a path there already takes another access.
+ */
+static void test_proc_forms_full(void **state)
+{
+	char path[64];
+	int i;
+
+	(void)state;
+	for (i = 0; i < LAB_MGLOB_PATTERNS; i++) {
+		snprintf(path, sizeof(path), "/proc/*/f%d", i);
+		assert_int_equal(draft_file(&d, path, false, ACCESS_READ, "ps"), 0);
+	}
+	assert_int_equal(draft_file(&d, "/proc/*/mountinfo", false, ACCESS_READ, "df"), 0);
+	assert_int_equal(draft_file(&d, "/proc/*/f0", false, ACCESS_WRITE, "ps"), 0);
+	assert_int_equal(draft_file(&d, "/sys/*/x", false, ACCESS_READ, "ps"), 0);
+	assert_int_equal(draft_fold(&d, DRAFT_FOLD_MIN), 0);
+	assert_int_equal(d.n_rules, LAB_MGLOB_PATTERNS + 1);
+	expect_in("/proc/*/mountinfo by df, no rule: a policy holds at most 4 paths with a '*' "
+		  "component below one folder");
+	expect_not_in("  - files: \"/proc/*/mountinfo\"");
+	expect_in("  - files: \"/proc/*/f0\"\n    access: [read, write]\n");
+}
+
 /* --merge: an earlier draft's rules join the run's; what no draft holds is refused. */
 static void test_merge(void **state)
 {
@@ -453,6 +479,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_no_root_fold, free_draft),
 		cmocka_unit_test_teardown(test_exec_and_fold_off, free_draft),
 		cmocka_unit_test_teardown(test_proc_forms, free_draft),
+		cmocka_unit_test_teardown(test_proc_forms_full, free_draft),
 		cmocka_unit_test_teardown(test_merge, free_draft),
 		cmocka_unit_test_teardown(test_merge_refused, free_draft),
 		cmocka_unit_test_teardown(test_secrets_not_folded, free_draft),
