@@ -636,18 +636,37 @@ static void expect_confined(const char *what, probe_fn fn, const void *arg, int 
 /* Start lsmctl events for cgroup @name in @c, until one event (or the timeout). */
 static void events_start(struct lab_cmd *c, const char *name, bool json)
 {
-	const char *argv[] = { LSMCTL, "events", "--cgroup", NULL, "--count", "1",
+	const char *argv[] = { LSMCTL, "events", "--new", "--cgroup", NULL, "--count", "1",
 			       "--timeout", EVENTS_TIMEOUT, json ? "-j" : NULL, NULL };
-	char path[BLEN];
+	char path[BLEN], fd[320], link[64];
+	int i, n, maps;
+	struct dirent *de;
+	DIR *d;
 
 	cg_path(path, sizeof(path), name);
-	argv[3] = path;
+	argv[4] = path;
 	cmd_start(c, argv);
 	/*
-	 * Give it time to reach the ring buffer. Not a correctness matter:
-	 * events queued while nobody listened come first anyway.
+	 * --new: the next event, the one the caller makes; so wait until it
+	 * holds the journal (its two maps' fds), for at most 10 s.
 	 */
-	sleep_ms(500);
+	for (i = 0; i < 100; i++) {
+		snprintf(fd, sizeof(fd), "/proc/%d/fd", c->pid);
+		d = opendir(fd);
+		maps = 0;
+		while (d && (de = readdir(d))) {
+			snprintf(fd, sizeof(fd), "/proc/%d/fd/%s", c->pid, de->d_name);
+			n = (int)readlink(fd, link, sizeof(link) - 1);
+			if (n > 0 && (link[n] = 0, !strcmp(link, "anon_inode:bpf-map")))
+				maps++;
+		}
+		if (d)
+			closedir(d);
+		if (maps >= 2)
+			return;
+		sleep_ms(100);
+	}
+	tap_note("lsmctl events --new did not open the journal in 10 s");
 }
 
 /* Wait for the listener; its first line in @line. Its exit status. */
