@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +138,19 @@ static void recover(void)
 		stored_list_free(list, n);
 	n = stored_list(&list);
 	for (i = 0; i < n; i++) {
+		/*
+		 * A learning policy whose lsmctl learn is gone (killed): no
+		 * one reads its events, and it would follow its path on.
+		 * (A pid of this pid namespace's: lsmctl learn's own.)
+		 */
+		if (list[i].meta.learning && kill((pid_t)list[i].meta.pid, 0) && errno == ESRCH) {
+			fprintf(stderr, "lsmctl: lsmctl learn's policy on %s removed: that lsmctl "
+				"learn (pid %u) is gone\n", list[i].meta.cgroup, list[i].meta.pid);
+			if (list[i].meta.flags & LAB_SELF_PROTECT)
+				guarded = 1;
+			teardown(list[i].dir);
+			continue;
+		}
 		if (!cgroup_gone(list[i].meta.cgroup_id))
 			continue;
 		if (list[i].meta.follow && list[i].meta.backend == BACKEND_GLOBAL) {
@@ -420,6 +434,7 @@ int policy_apply(const char *file, const char *cgroup, const struct apply_opts *
 	}
 	fill_meta(&meta, &p, &c, shown, rel, backend, id);
 	meta.follow = o->follow;
+	meta.learning = o->learning;
 	rc = install(shown, &c, &meta, cgfd, err, errlen);
 	if (!rc) {
 		snprintf(out->name, sizeof(out->name), "%s", p.name);

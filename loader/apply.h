@@ -42,6 +42,7 @@ struct apply_opts {
 	size_t filler;		/* file rules that match nothing, for benchmarks */
 	int audit;		/* -1: the file's mode; 0: enforce; 1: audit */
 	bool follow;		/* --follow: to each cgroup made at the path, too (global) */
+	bool learning;		/* lsmctl learn's: removed once that lsmctl is gone */
 	/* what messages, list and show call the file (NULL: its path): not a temporary one */
 	const char *origin;
 };

@@ -749,7 +749,8 @@ int learn(const struct learn_opts *o, FILE *f, struct learned *out, char *err, s
 	char dir[64], seed[128], cg[PATH_MAX], parent[PATH_MAX - 64], rel[META_PATH_MAX];
 	char name[POLICY_NAME_MAX], text[4096], pins[256];
 	struct apply_opts ao = { .backend = o->backend, .backend_given = o->backend_given,
-				 .audit = -1, .origin = "lsmctl learn's learning policy" };
+				 .audit = -1, .origin = "lsmctl learn's learning policy",
+				 .learning = true };
 	struct learning l = { 0 };
 	struct timespec now;
 	struct draft d = { 0 };

@@ -62,6 +62,7 @@ struct lab_meta {
 	__u32 deny_by_default;	/* the policy's default: deny */
 	__u32 follow;		/* apply --follow: goes to each cgroup made at @cgroup */
 	__u32 generation;	/* one an apply: lab_conf's, its events' */
+	__u32 learning;		/* lsmctl learn's (@pid's): removed once @pid is gone */
 };
 
 /* A policy found under PIN_ROOT. */

@@ -154,4 +154,24 @@ sed 's/^/# /' $w/session.out
 [ -z "$($L list | grep " /ln-$backend ")" ] && ok "learn that learnt nothing: its policy is detached after" ||
 	not_ok "learn that learnt nothing: its policy is detached after"
 # the control: the same cgroup with a task that works is learnt (above, draft3)
+
+# a learn killed (SIGKILL: nothing of it runs): the next lsmctl removes
+# its learning policy, and says so; a live learn's stays (the control)
+$L learn -o $w/killed.yaml --backend $backend --cgroup $cg --timeout 60 >$w/killed.out 2>&1 &
+lpid=$!
+i=0
+while ! grep -q "^lsmctl learn: learning" $w/killed.out && [ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+$L list | grep -q "/ln-$backend .*lsmctl-learn" && ok "a live learn's policy is listed, and stays" ||
+	not_ok "a live learn's policy is listed, and stays" "$($L list 2>&1 | tr '\n' '|')"
+kill -9 $lpid
+wait $lpid 2>/dev/null
+out=$($L list 2>&1)
+echo "$out" | grep -q "lsmctl learn's policy on /ln-$backend removed: that lsmctl learn (pid $lpid) is gone" &&
+	! echo "$out" | grep -q "^/ln-$backend " &&
+	ok "a killed learn: the next lsmctl removes its learning policy, and says so" ||
+	not_ok "a killed learn: the next lsmctl removes its learning policy, and says so" \
+		"$(echo "$out" | tr '\n' '|')"
 rmdir $cg $ctl
