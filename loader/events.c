@@ -217,7 +217,9 @@ struct lost {
 
 /*
  * Count @now for the counter @dir: what it grew by since it was last
- * seen (all of it the first time, when @l counts from nothing).
+ * seen (all of it the first time, when @l counts from nothing). A
+ * counter lower than it was is a new one (its policy applied again, the
+ * guard loaded again): all of it is new.
  */
 static __u64 grew(struct lost *l, const char *dir, __u64 now)
 {
@@ -230,7 +232,7 @@ static __u64 grew(struct lost *l, const char *dir, __u64 now)
 			continue;
 		before = l->counts[i].seen;
 		l->counts[i].seen = now;
-		return now > before ? now - before : 0;
+		return now >= before ? now - before : now;
 	}
 	u = realloc(l->counts, (l->n + 1) * sizeof(*u));
 	if (!u)
@@ -251,9 +253,13 @@ static __u64 unreported_since(struct lost *l)
 	struct stored *list;
 	__u64 sum = grew(l, "", guard_lost());
 	int i, n = stored_list(&list);
+	char key[sizeof(list->dir) + 16];
 
-	for (i = 0; i < n; i++)
-		sum += grew(l, list[i].dir, policy_lost(&list[i]));
+	for (i = 0; i < n; i++) {
+		/* a folder's counter is its policy's: one applied again there has its own */
+		snprintf(key, sizeof(key), "%s:%u", list[i].dir, list[i].meta.policy);
+		sum += grew(l, key, policy_lost(&list[i]));
+	}
 	if (n >= 0)
 		stored_list_free(list, n);
 	return sum;

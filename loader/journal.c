@@ -67,8 +67,12 @@ static bool waited_enough(struct journal_reader *j)
 	return now - j->waited_ms >= JOURNAL_WAIT_MS;
 }
 
-/* Read what is there; the number of events given, or -errno. */
-static int journal_read(struct journal_reader *j, journal_fn fn, void *ctx)
+/*
+ * Read what is there; the number of events given, or -errno. @last: the
+ * reader's last read, which waits for no event numbered and not written
+ * (it counts it, and reads on).
+ */
+static int journal_read(struct journal_reader *j, journal_fn fn, void *ctx, bool last)
 {
 	struct lab_journal_slot slot;
 	long long count = journal_count(j);
@@ -86,7 +90,7 @@ static int journal_read(struct journal_reader *j, journal_fn fn, void *ctx)
 		if (bpf_map_lookup_elem_flags(j->slots, &index, &slot, BPF_F_LOCK))
 			return -errno;
 		if (slot.seq < j->next + 1) {
-			if (!waited_enough(j))
+			if (!last && !waited_enough(j))
 				break;	/* numbered, not yet written: a next read may have it */
 			j->unwritten++;
 			j->waited_ms = 0;
@@ -111,31 +115,18 @@ static int journal_read(struct journal_reader *j, journal_fn fn, void *ctx)
 int journal_poll(struct journal_reader *j, int timeout_ms, journal_fn fn, void *ctx)
 {
 	struct timespec wait = { 0, (long)(timeout_ms < 50 ? timeout_ms : 50) * 1000000L };
-	int n = journal_read(j, fn, ctx);
+	int n = journal_read(j, fn, ctx, false);
 
 	if (n)
 		return n;
 	nanosleep(&wait, NULL);
-	return journal_read(j, fn, ctx);
+	return journal_read(j, fn, ctx, false);
 }
 
 int journal_drain(struct journal_reader *j, journal_fn fn, void *ctx)
 {
-	int n, given = 0;
-	long long count;
-
-	while ((n = journal_read(j, fn, ctx)) > 0)
-		given += n;
-	if (n < 0)
-		return n;
-	count = journal_count(j);
-	if (count < 0)
-		return (int)count;
-	if ((__u64)count > j->next) {
-		j->unwritten += (__u64)count - j->next;
-		j->next = (__u64)count;
-	}
-	return given;
+	/* the events written after one still unwritten are read too */
+	return journal_read(j, fn, ctx, true);
 }
 
 void journal_close(struct journal_reader *j)
