@@ -816,7 +816,7 @@ int learn(const struct learn_opts *o, FILE *f, struct learned *out, char *err, s
 			goto out;
 		if (cgroup_kill(cg)) {
 			rc = errf(err, errlen, -EBUSY, "%s: tasks still running after cgroup.kill: "
-				  "the learning policy stays", cg);
+				  "the learning policy stays until the next lsmctl command", cg);
 			applied = made_cg = false;
 			goto out;
 		}
