@@ -46,7 +46,7 @@ struct lab_event_draft {
 	__u32 writers;
 	__u32 pad;
 	struct lab_event e;
-	/* lab_event_cgroup()'s: the path, its kernfs nodes, where it is */
+	/* lab_event_cgroup_climb()'s and _path()'s: the path, its kernfs nodes, where it is */
 	char path[2 * LAB_EVENT_CGROUP_LEN];
 	__u64 nodes[LAB_EVENT_CGROUP_DEPTH];
 	__u64 up;
