@@ -303,7 +303,7 @@ $(INITRAMFS): tests/vm/mkinitramfs.sh tests/guest/init \
 check: deps all
 	@tests/run.sh $(VARIANTS)
 
-## check-full    check, and the boots tests/boots-full adds (learn, pathatk on stock)
+## check-full    check, and the boots tests/boots-full adds (the long suites on stock, and on lsm's global backend)
 check-full: deps all
 	@BOOTS="tests/boots tests/boots-full" tests/run.sh $(VARIANTS)
 

@@ -5,8 +5,8 @@
 #   tests/run.sh [VARIANT ...]        default: stock lsm debian
 #
 # A boots file's line is: variants, name, kernel command line ("-" for
-# none), guest tests; @LSM_DEFAULT@ in the command line is the lab's
-# default LSM set (scripts/lsm-default), expanded before anything else
+# none; words between spaces), guest tests; @LSM_DEFAULT@ in the command
+# line is the lab's default LSM set (scripts/lsm-default), expanded before anything else
 # sees the line, so that a boot's key is that of the line written out.
 #
 # Environment: BOOTS=files (default tests/boots), LIKE=variant to run the
@@ -168,8 +168,12 @@ for v in "${variants[@]}"; do
 done
 todo=()
 for line in "${lines[@]}"; do
-	read -r vs name append tests <<<"$line"
+	# the tests are the last field; the command line, all between
+	read -r vs name append <<<"$line"
 	case $vs in '' | '#'*) continue ;; esac
+	tests=${append##*[[:space:]]}
+	append=${append%[[:space:]]*}
+	append=${append%"${append##*[![:space:]]}"}
 	append=${append//@LSM_DEFAULT@/$lsm_default}
 	for v in "${built[@]}"; do
 		[[ ",$vs," == *",$v,"* || ",$vs," == *",${LIKE:-$v},"* ]] || continue
@@ -179,13 +183,13 @@ for line in "${lines[@]}"; do
 		key=$(inputs_key "build/kernel/$v/bzImage" "build/kernel/$v/modules.cpio" "$initrd" \
 			tests/vm/run-vm.sh -- \
 			"$append" "$t" "${ACCEL:-tcg}")
-		todo+=("$key $v $name $append $t")
+		todo+=("$key $v $name $t $append")
 	done
 done
 
 if [ "${LIST:-0}" = 1 ]; then
 	for b in "${todo[@]}"; do
-		read -r key v name append tests <<<"$b"
+		read -r key v name tests append <<<"$b"
 		printf '%s/%s %s lab.tests=%s\n' "$v" "$name" "$append" "$tests"
 	done
 	exit 0
@@ -199,7 +203,7 @@ fi
 jobs=${JOBS:-$(nproc)}
 order=()
 for b in "${todo[@]}"; do
-	read -r key v name append tests <<<"$b"
+	read -r key v name tests append <<<"$b"
 	secs=
 	[ -r "$results/$v-$name.rc" ] && read -r _ secs <"$results/$v-$name.rc"
 	[[ $secs =~ ^[0-9]+$ ]] || { order=(); break; }
@@ -217,7 +221,7 @@ if [ "$host_stage" = 1 ] && ! unchanged host "$host_key"; then
 fi
 for i in "${order[@]}"; do
 	[ -n "$i" ] || continue
-	read -r key v name append tests <<<"${todo[$i]}"
+	read -r key v name tests append <<<"${todo[$i]}"
 	unchanged "$v-$name" "$key" && continue
 	rm -f "$results/$v-$name.rc" "$results/$v-$name.key"
 	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
@@ -229,7 +233,7 @@ wait
 [ "$host_stage" = 1 ] && host_tally
 
 for b in "${todo[@]}"; do
-	read -r key v name append tests <<<"$b"
+	read -r key v name tests append <<<"$b"
 	where=$v/$name
 	echo "# boot $where: $append"
 	failed_before=$failed

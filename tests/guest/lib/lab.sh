@@ -27,8 +27,10 @@
 #   each_backend "$@"            first thing in a test that takes the
 #                                backend as $1: with one, $backend is it;
 #                                without, the test runs on each backend in
-#                                turn, the global run's lines starting
+#                                turn (those lab.backends= names, or both),
+#                                the global run's lines starting
 #                                "global: ", and its status is the worse
+#                                of the runs'
 ok() { echo "ok - ${LAB_PREFIX:-}$1"; }
 not_ok() { echo "not ok - ${LAB_PREFIX:-}$1${2:+ ($2)}"; }
 skip() { echo "ok - ${LAB_PREFIX:-}$1 # SKIP ${2:-}"; }
@@ -78,8 +80,11 @@ each_backend() {
 		return
 	fi
 	_rc=0
-	"$0" cgroup || _rc=1
-	LAB_PREFIX="global: " "$0" global || _rc=1
+	[ -z "${LAB_BACKENDS:-}" ] || echo "# the backends this boot runs: $LAB_BACKENDS"
+	case ",${LAB_BACKENDS:-cgroup,global}," in *,cgroup,*) "$0" cgroup || _rc=1 ;; esac
+	case ",${LAB_BACKENDS:-cgroup,global}," in
+	*,global,*) LAB_PREFIX="global: " "$0" global || _rc=1 ;;
+	esac
 	exit $_rc
 }
 

@@ -679,8 +679,23 @@ static bool run_one(const char *b, int (*suite)(void))
 	return false;
 }
 
+/* Is backend @b in @list (lab.backends=, "cgroup,global"), or is there no list? */
+static bool boot_runs(const char *list, const char *b)
+{
+	size_t n = strlen(b);
+	const char *p;
+
+	if (!list)
+		return true;
+	for (p = list; (p = strstr(p, b)); p += n)
+		if ((p == list || p[-1] == ',') && (!p[n] || p[n] == ','))
+			return true;
+	return false;
+}
+
 int run_backends(int argc, char **argv, const char *name, int (*suite)(void))
 {
+	const char *boot_backends = getenv("LAB_BACKENDS");
 	const char *only = NULL;
 	bool ok = true;
 	size_t i;
@@ -693,8 +708,10 @@ int run_backends(int argc, char **argv, const char *name, int (*suite)(void))
 		tap_result(0, "usage: %s [--backend cgroup|global]", name);
 		return 1;
 	}
+	if (!only && boot_backends)
+		tap_note("the backends this boot runs: %s", boot_backends);
 	for (i = 0; i < ARRAY_SIZE(backends); i++)
-		if (!only || !strcmp(only, backends[i]))
+		if (only ? !strcmp(only, backends[i]) : boot_runs(boot_backends, backends[i]))
 			ok = run_one(backends[i], suite) && ok;
 	return ok ? 0 : 1;
 }

@@ -211,7 +211,8 @@ extern const char *lab_backend;
 extern bool lab_reduced;
 
 /*
- * Run @suite once per backend, cgroup then global, each in a child of
+ * Run @suite once per backend, cgroup then global (those $LAB_BACKENDS,
+ * the boot's lab.backends=, names, where it is set), each in a child of
  * its own, or only the backend "--backend NAME" names; the global run's
  * result lines start "global: ". @name is for the usage line. main's
  * exit status: 0 when every run passed.
