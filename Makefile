@@ -277,10 +277,11 @@ fuzz-draft: $(BUILD)/fuzz/fuzz_draft | deps
 		grep -E '^(#[0-9]+[[:space:]]+DONE|Done|stat::number_of_executed_units|==|SUMMARY|fuzz_draft:|artifact_prefix)|runtime error:' ; \
 		test $${PIPESTATUS[0]} -eq 0
 $(BUILD)/fuzz/fuzz_draft: tests/fuzz/fuzz_draft.c loader/draft.c loader/draft.h loader/policy.c \
-		loader/policy.h loader/errors.h loader/access.h bpf-progs/policy/limits.h
+		loader/policy.h loader/utf8.c loader/utf8.h loader/errors.h loader/access.h \
+		bpf-progs/policy/limits.h
 	@mkdir -p $(@D)
 	@echo "  FUZZ    $@"
-	@$(FUZZ_CC) -o $@ tests/fuzz/fuzz_draft.c loader/draft.c loader/policy.c $(FUZZ_LIBS)
+	@$(FUZZ_CC) -o $@ tests/fuzz/fuzz_draft.c loader/draft.c loader/policy.c loader/utf8.c $(FUZZ_LIBS)
 
 ## initramfs     busybox + the lab's guest files, for every kernel
 initramfs: $(INITRAMFS)

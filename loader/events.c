@@ -65,26 +65,6 @@ static void event_rule(const struct lab_event *e, char *name, size_t nlen, char 
 }
 
 /*
- * @src for a line of text: a byte a confined task may have chosen (in a
- * name, a comm, a cgroup) that is a control character, DEL or '\\' as
- * \\xNN, so that no name makes a line, or a field, of its own.
- */
-static void text_safe(char *dst, size_t len, const char *src)
-{
-	size_t n = 0;
-	unsigned char c;
-
-	for (; *src && n + 5 < len; src++) {
-		c = (unsigned char)*src;
-		if (c < 0x20 || c == 0x7f || c == '\\' || c == ' ')
-			n += (size_t)snprintf(dst + n, len - n, "\\x%02x", c);
-		else
-			dst[n++] = (char)c;
-	}
-	dst[n] = 0;
-}
-
-/*
  * The task's cgroup and the policy's, as the event has them (their
  * names when it happened), or as they are now for an event without.
  */
@@ -168,10 +148,10 @@ static int on_event(void *data, const struct lab_event *e)
 		char safe_cgroup[4 * sizeof(cgroup)], safe_comm[4 * sizeof(comm)];
 		char safe_object[4 * sizeof(object)], safe_exe[4 * sizeof(exe)];
 
-		text_safe(safe_cgroup, sizeof(safe_cgroup), cgroup);
-		text_safe(safe_comm, sizeof(safe_comm), comm);
-		text_safe(safe_object, sizeof(safe_object), object);
-		text_safe(safe_exe, sizeof(safe_exe), exe);
+		text_escaped(safe_cgroup, sizeof(safe_cgroup), cgroup);
+		text_escaped(safe_comm, sizeof(safe_comm), comm);
+		text_escaped(safe_object, sizeof(safe_object), object);
+		text_escaped(safe_exe, sizeof(safe_exe), exe);
 		printf("%s verdict=%s cgroup=%s pid=%u comm=%s hook=%s object=%s rule=%s (%s) policy=%s"
 		       " uid=%u exe=%s(dev=%u:%u,ino=%llu)\n",
 		       when, verdict, safe_cgroup, e->pid, safe_comm,

@@ -12,6 +12,7 @@
 #include "errors.h"
 #include "guard.h"
 #include "output.h"
+#include "utf8.h"
 
 #define MSG_MAX 16384	/* one error: check's are every error of a file */
 
@@ -118,42 +119,15 @@ const char *event_hook_name(unsigned int hook)
 	return hook_name(hook);
 }
 
-/* The length of the valid UTF-8 sequence at @p (1 to 4), or 0 when it is not one. */
-static size_t utf8_len(const unsigned char *p)
-{
-	size_t n, i;
-	unsigned int c;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		n = 2, c = p[0] & 0x1f;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		n = 3, c = p[0] & 0x0f;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		n = 4, c = p[0] & 0x07;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (p[i] & 0x3f);
-	}
-	/* overlong forms, UTF-16 surrogates and code points past U+10FFFF */
-	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
-	    (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	return n;
-}
-
 void json_string(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	uint32_t cp;
 	size_t n;
 
 	fputc('"', f);
 	while (*p) {
-		n = utf8_len(p);
+		n = utf8_char(p, &cp);
 		if (*p == '"' || *p == '\\') {
 			fprintf(f, "\\%c", *p);
 		} else if (*p == '\n') {
@@ -172,6 +146,45 @@ void json_string(FILE *f, const char *s)
 		p += n ? n : 1;
 	}
 	fputc('"', f);
+}
+
+/*
+ * Characters a terminal may act on, or that make a line read otherwise
+ * than it is: C0 and C1 controls, DEL, the line and paragraph separators,
+ * the bidirectional marks, embeddings, overrides and isolates, and the
+ * byte order mark.
+ */
+static bool acts_on_terminal(uint32_t cp)
+{
+	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x200e || cp == 0x200f ||
+	       (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) ||
+	       cp == 0xfeff;
+}
+
+void text_escaped(char *dst, size_t len, const char *src)
+{
+	const unsigned char *p = (const unsigned char *)src;
+	size_t n = 0, k, i;
+	uint32_t cp;
+	bool escape;
+
+	if (!len)
+		return;
+	for (; *p; p += k) {
+		k = utf8_char(p, &cp);
+		escape = !k || cp == ' ' || cp == '\\' || acts_on_terminal(cp);
+		if (!k)
+			k = 1;
+		if (n + (escape ? 4 * k : k) >= len)
+			break;
+		for (i = 0; i < k; i++) {
+			if (escape)
+				n += (size_t)snprintf(dst + n, len - n, "\\x%02x", p[i]);
+			else
+				dst[n++] = (char)p[i];
+		}
+	}
+	dst[n] = 0;
 }
 
 void format_mono_time(unsigned long long ns, char *buf, size_t len)

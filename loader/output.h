@@ -50,6 +50,14 @@ int lsmctl_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
  * characters escaped, a byte that is not part of valid UTF-8 as U+FFFD.
  */
 void json_string(FILE *f, const char *s);
+/*
+ * @src as one field of a line of text, in @dst (@len bytes, cut at a
+ * character): UTF-8 as it is, but for what could end the field or act on
+ * a terminal (space, '\\', controls C0 and C1, DEL, the line separators,
+ * bidirectional controls, U+FEFF), which becomes \xNN a byte, as does a
+ * byte that is not part of valid UTF-8.
+ */
+void text_escaped(char *dst, size_t len, const char *src);
 /* The name of an event's hook (lab_event.hook): the engine's or the guard's. */
 const char *event_hook_name(unsigned int hook);
 /* A CLOCK_MONOTONIC time in ns as local wall-clock time, RFC 3339 (format_rfc3339()). */

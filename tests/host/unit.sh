@@ -28,7 +28,7 @@ fi
 "$out/test_compile" 2>&1 | sed 's/^\(not \)\{0,1\}ok \([0-9]*\) - /&compile: /'
 
 if ! gcc "${cflags[@]}" -o "$out/test_draft" tests/unit/test_draft.c loader/draft.c \
-	loader/policy.c -lyaml -lcmocka 2>"$out/build.err"; then
+	loader/policy.c loader/utf8.c -lyaml -lcmocka 2>"$out/build.err"; then
 	echo "not ok - build the draft policies' unit tests"
 	sed 's/^/# /' "$out/build.err"
 	exit 1

@@ -56,6 +56,57 @@ static void test_invalid_bytes(void **state)
 	assert_string_equal(json_of("\xf4\x90\x80\x80"), "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");
 }
 
+/* text_escaped(@in) into a buffer of @len bytes (static buffer). */
+static const char *text_of(const char *in, size_t len)
+{
+	static char buf[256];
+
+	assert_true(len <= sizeof(buf));
+	memset(buf, 'Z', sizeof(buf));
+	text_escaped(buf, len, in);
+	return buf;
+}
+
+static void test_text_fields(void **state)
+{
+	(void)state;
+	/* what ends a field or a line, and the escape itself */
+	assert_string_equal(text_of("a b\\c\nd\x1b[2J\x7f", 256),
+			    "a\\x20b\\x5cc\\x0ad\\x1b[2J\\x7f");
+	/* UTF-8 as it is: é, €, 😀 */
+	assert_string_equal(text_of("caf\xc3\xa9 \xe2\x82\xac\xf0\x9f\x98\x80", 256),
+			    "caf\xc3\xa9\\x20\xe2\x82\xac\xf0\x9f\x98\x80");
+}
+
+static void test_text_terminal_characters(void **state)
+{
+	(void)state;
+	/* C1: CSI (U+009B) and NEL (U+0085), a byte each of their UTF-8 */
+	assert_string_equal(text_of("x\xc2\x9b" "2J\xc2\x85", 256), "x\\xc2\\x9b2J\\xc2\\x85");
+	/* the line and paragraph separators */
+	assert_string_equal(text_of("\xe2\x80\xa8\xe2\x80\xa9", 256),
+			    "\\xe2\\x80\\xa8\\xe2\\x80\\xa9");
+	/* a right-to-left override, an isolate, the marks, a BOM */
+	assert_string_equal(text_of("a\xe2\x80\xae" "b\xe2\x81\xa6\xe2\x80\x8f\xef\xbb\xbf", 256),
+			    "a\\xe2\\x80\\xaeb\\xe2\\x81\\xa6\\xe2\\x80\\x8f\\xef\\xbb\\xbf");
+	/* U+00A0 and U+2030 are printable: as they are */
+	assert_string_equal(text_of("\xc2\xa0\xe2\x80\xb0", 256), "\xc2\xa0\xe2\x80\xb0");
+}
+
+static void test_text_invalid_and_cut(void **state)
+{
+	(void)state;
+	/* Latin-1 é, a lone continuation byte, a truncated and an overlong sequence */
+	assert_string_equal(text_of("caf\xe9", 256), "caf\\xe9");
+	assert_string_equal(text_of("\x80x\xe2\x82", 256), "\\x80x\\xe2\\x82");
+	assert_string_equal(text_of("\xc0\xaf", 256), "\\xc0\\xaf");
+	/* cut at a character, never inside one or its escape, always ended */
+	assert_string_equal(text_of("abc\xe2\x82\xac", 6), "abc");
+	assert_string_equal(text_of("ab\x1b", 6), "ab");
+	assert_string_equal(text_of("abcdef", 4), "abc");
+	assert_string_equal(text_of("", 1), "");
+}
+
 static void test_rfc3339(void **state)
 {
 	char buf[64];
@@ -122,6 +173,9 @@ int main(void)
 		cmocka_unit_test(test_ascii_and_escapes),
 		cmocka_unit_test(test_utf8_passes_through),
 		cmocka_unit_test(test_invalid_bytes),
+		cmocka_unit_test(test_text_fields),
+		cmocka_unit_test(test_text_terminal_characters),
+		cmocka_unit_test(test_text_invalid_and_cut),
 		cmocka_unit_test(test_rfc3339),
 		cmocka_unit_test(test_error_with_libbpf),
 	};

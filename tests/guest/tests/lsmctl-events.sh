@@ -115,12 +115,19 @@ fi
 mkdir $cg/kid "$cg/k id"
 in_cg $cg/kid "cat /tmp/ev-secret" 2>/dev/null && not_ok "the read in $rel/kid is denied" ||
 	ok "the read in $rel/kid is denied"
-in_cg "'$cg/k id'" "cat /tmp/ev-secret" 2>/dev/null
-out=$($L events --cgroup "$cg/k id" --timeout 1 2>&1 | grep "verdict=deny")
-echo "$out" | grep -qF "cgroup=$rel/k\\x20id pid=" &&
-	ok "a cgroup named with a space: written \\x20 in the line of text, one field" ||
-	not_ok "a cgroup named with a space: written \\x20 in the line of text" "$out"
-rmdir $cg/kid "$cg/k id"
+# a denial in $cg/NAME is written with NAME as ESCAPED in the line of text
+escaped_in_text() {
+	in_cg "'$cg/$1'" "cat /tmp/ev-secret" 2>/dev/null
+	out=$($L events --cgroup "$cg/$1" --timeout 1 2>&1 | grep "verdict=deny")
+	echo "$out" | grep -qF "cgroup=$rel/$2 pid=" && ok "$3" || not_ok "$3" "$out"
+}
+escaped_in_text "k id" 'k\x20id' "a cgroup named with a space: written \\x20 in the line of text, one field"
+# what a terminal acts on: C1's CSI (U+009B) and a right-to-left override
+c1=$(printf 'k\302\2332J\342\200\256x')
+mkdir "$cg/$c1"
+escaped_in_text "$c1" 'k\xc2\x9b2J\xe2\x80\xaex' \
+	"a cgroup named with a C1 CSI and a right-to-left override: each byte of them written \\xNN"
+rmdir $cg/kid "$cg/k id" "$cg/$c1"
 check "replace ev-a by ev-b" $L apply /tmp/ev-b.yaml --cgroup $cg --backend $backend
 in_cg $cg "cat /tmp/ev-secret" 2>/dev/null && not_ok "the read in $rel is denied by ev-b" ||
 	ok "the read in $rel is denied by ev-b"
