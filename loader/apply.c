@@ -121,6 +121,47 @@ static int adopt(const struct stored *s)
 }
 
 /*
+ * When the task @pid of this pid namespace started (/proc/PID/stat's
+ * starttime, in clock ticks since boot), or 0 when it cannot be read.
+ */
+static __u64 task_start(__u32 pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long start = 0;
+	ssize_t n;
+	int fd, i;
+
+	snprintf(path, sizeof(path), "/proc/%u/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	/* after the comm, which may hold spaces and ')': state is field 3 */
+	p = strrchr(buf, ')');
+	for (i = 2; p && i < 22; i++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		sscanf(p + 1, "%llu", &start);
+	return start;
+}
+
+/*
+ * Is lsmctl learn @m->pid gone: no task has its pid, or the one that has
+ * it now started at another time (a pid taken again, by a confined task
+ * that forked until it had it, say)?
+ */
+static bool learn_gone(const struct lab_meta *m)
+{
+	if (kill((pid_t)m->pid, 0) && errno == ESRCH)
+		return true;
+	return m->pid_start && task_start(m->pid) != m->pid_start;
+}
+
+/*
  * Finish what a killed lsmctl left (its half-built or half-removed
  * folders); move the policies that follow a path to the cgroup made at
  * it again, and drop, saying so, the others whose cgroup was removed.
@@ -143,7 +184,7 @@ static void recover(void)
 		 * one reads its events, and it would follow its path on.
 		 * (A pid of this pid namespace's: lsmctl learn's own.)
 		 */
-		if (list[i].meta.learning && kill((pid_t)list[i].meta.pid, 0) && errno == ESRCH) {
+		if (list[i].meta.learning && learn_gone(&list[i].meta)) {
 			fprintf(stderr, "lsmctl: lsmctl learn's policy on %s removed: that lsmctl "
 				"learn (pid %u) is gone\n", list[i].meta.cgroup, list[i].meta.pid);
 			if (list[i].meta.flags & LAB_SELF_PROTECT)
@@ -257,6 +298,7 @@ static void fill_meta(struct lab_meta *meta, const struct policy *p, const struc
 	meta->deny_by_default = p->default_deny;
 	meta->n_rules = c->n_rules;
 	meta->pid = getpid();
+	meta->pid_start = task_start(meta->pid);
 	meta->generation = c->conf.generation;
 }
 

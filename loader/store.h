@@ -63,6 +63,7 @@ struct lab_meta {
 	__u32 follow;		/* apply --follow: goes to each cgroup made at @cgroup */
 	__u32 generation;	/* one an apply: lab_conf's, its events' */
 	__u32 learning;		/* lsmctl learn's (@pid's): removed once @pid is gone */
+	__u64 pid_start;	/* @pid's start (task_start()): another task given @pid has another */
 };
 
 /* A policy found under PIN_ROOT. */

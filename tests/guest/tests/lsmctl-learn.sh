@@ -155,23 +155,43 @@ sed 's/^/# /' $w/session.out
 	not_ok "learn that learnt nothing: its policy is detached after"
 # the control: the same cgroup with a task that works is learnt (above, draft3)
 
-# a learn killed (SIGKILL: nothing of it runs): the next lsmctl removes
-# its learning policy, and says so; a live learn's stays (the control)
-$L learn -o $w/killed.yaml --backend $backend --cgroup $cg --timeout 60 >$w/killed.out 2>&1 &
-lpid=$!
-i=0
-while ! grep -q "^lsmctl learn: learning" $w/killed.out && [ $i -lt 300 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+# a learn of $cg started in the background, learning: its pid in $lpid
+learn_started() {
+	$L learn -o $w/killed.yaml --backend $backend --cgroup $cg --timeout 60 >$w/killed.out 2>&1 &
+	lpid=$!
+	i=0
+	while ! grep -q "^lsmctl learn: learning" $w/killed.out && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+# removed_after_kill WHAT: the next lsmctl removes the learning policy, and says so
+removed_after_kill() {
+	out=$($L list 2>&1)
+	echo "$out" | grep -q "lsmctl learn's policy on /ln-$backend removed: that lsmctl learn (pid $lpid) is gone" &&
+		! echo "$out" | grep -q "^/ln-$backend " &&
+		ok "$1: the next lsmctl removes its learning policy, and says so" ||
+		not_ok "$1: the next lsmctl removes its learning policy, and says so" \
+			"$(echo "$out" | tr '\n' '|')"
+}
+
+# a learn killed (SIGKILL: nothing of it runs); a live learn's policy
+# stays (the control)
+learn_started
 $L list | grep -q "/ln-$backend .*lsmctl-learn" && ok "a live learn's policy is listed, and stays" ||
 	not_ok "a live learn's policy is listed, and stays" "$($L list 2>&1 | tr '\n' '|')"
 kill -9 $lpid
 wait $lpid 2>/dev/null
-out=$($L list 2>&1)
-echo "$out" | grep -q "lsmctl learn's policy on /ln-$backend removed: that lsmctl learn (pid $lpid) is gone" &&
-	! echo "$out" | grep -q "^/ln-$backend " &&
-	ok "a killed learn: the next lsmctl removes its learning policy, and says so" ||
-	not_ok "a killed learn: the next lsmctl removes its learning policy, and says so" \
-		"$(echo "$out" | tr '\n' '|')"
+removed_after_kill "a killed learn"
+
+# a killed learn's pid taken again before the next lsmctl (a confined
+# task forking until it has it, here at once with set_tid)
+learn_started
+kill -9 $lpid
+wait $lpid 2>/dev/null
+taker=$(/lab/tests/pid-take $lpid sleep 60)
+[ "$taker" = "$lpid" ] && kill -0 $lpid && ok "control: a task has the killed learn's pid $lpid again" ||
+	not_ok "control: a task has the killed learn's pid $lpid again" "pid-take: '$taker'"
+removed_after_kill "a killed learn whose pid another task has now"
+kill $lpid 2>/dev/null
 rmdir $cg $ctl
