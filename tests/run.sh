@@ -12,8 +12,8 @@
 # Environment: BOOTS=files (default tests/boots), LIKE=variant to run the
 # boots listed for that variant too (check-debug runs lsm's on debug),
 # THEN=test to add a test at the end of every boot, ONLY=name[,name] to run
-# only those boots, JOBS guests at a time (default: one a core), TIMEOUT
-# per boot (default 900 s), ACCEL (tcg|kvm),
+# only those boots, JOBS guests at a time (default: one a core and one
+# more), TIMEOUT per boot (default 900 s), ACCEL (tcg|kvm),
 # INITRD (default build/initramfs.cpio: a copy keeps a long run apart
 # from rebuilds),
 # LIST=1 to print the boots and stop, HOST_TESTS=0 to skip host tests,
@@ -195,12 +195,14 @@ if [ "${LIST:-0}" = 1 ]; then
 	exit 0
 fi
 
-# Independent guests, JOBS at a time (one a core: each guest has one
-# CPU), the host tests beside them; each one's output is kept apart and
-# read in order afterwards. The longest run first: the order of the last
-# run's times when every boot has one, else the boots file's (long boots
-# first).
-jobs=${JOBS:-$(nproc)}
+# Independent guests, JOBS at a time (one a core and one more: each guest
+# has one CPU, and sits idle a fifth of its time or more, waiting out the
+# RCU grace periods of every BPF trampoline taken down; run-tests says how
+# long each test idled), the host tests beside them; each one's output is
+# kept apart and read in order afterwards. The longest run first: the
+# order of the last run's times when every boot has one, else the boots
+# file's (long boots first).
+jobs=${JOBS:-$(($(nproc) + 1))}
 order=()
 for b in "${todo[@]}"; do
 	read -r key v name tests append <<<"$b"
