@@ -263,11 +263,12 @@ FUZZ_CC = $(CLANG) -std=gnu11 -Wall -Wextra -Werror -g -O1 \
 FUZZ_LIBS = -Wl,-Bstatic -lyaml -Wl,-Bdynamic
 $(BUILD)/fuzz/fuzz_policy: tests/fuzz/fuzz_policy.c loader/policy.c loader/policy.h \
 		loader/compile.c loader/compile.h loader/devices.c loader/devices.h loader/errors.h \
-		loader/access.h bpf-progs/policy/engine.h bpf-progs/policy/limits.h
+		loader/text.c loader/text.h loader/access.h bpf-progs/policy/engine.h \
+		bpf-progs/policy/limits.h
 	@mkdir -p $(@D)
 	@echo "  FUZZ    $@"
 	@$(FUZZ_CC) -o $@ tests/fuzz/fuzz_policy.c loader/policy.c loader/compile.c \
-		loader/devices.c $(FUZZ_LIBS)
+		loader/devices.c loader/text.c $(FUZZ_LIBS)
 
 ## fuzz-draft    libFuzzer on drafts: hostile names written by draft.c, parsed back exactly
 fuzz-draft: $(BUILD)/fuzz/fuzz_draft | deps

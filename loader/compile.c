@@ -20,6 +20,7 @@
 #include "compile.h"
 #include "devices.h"
 #include "errors.h"
+#include "text.h"
 
 #define BIT(n) (1ull << (n))
 #define FILLER_MAJOR	LAB_MAJOR(~0U)	/* the largest major: no such device */
@@ -206,19 +207,23 @@ static void describe(const struct policy_rule *r, char *buf, size_t len)
 {
 	static const char *const ops[] = { "socket", "bind", "connect" };
 	char access[RULE_TEXT_MAX] = "", addr[INET6_ADDRSTRLEN + 4] = "";	/* and /128 */
+	char path[4 * RULE_TEXT_MAX];
 	unsigned int i;
 
+	/* a learnt rule's path is a confined task's choosing: escaped as names are */
+	if (r->kind == RULE_FILES || r->kind == RULE_EXEC)
+		text_escaped(path, sizeof(path), r->file.path);
 	switch (r->kind) {
 	case RULE_FILES:
 		for (i = 0; i < LAB_FILE_CLASSES; i++)
 			if (r->file.access & (1u << i))
 				snprintf(access + strlen(access), sizeof(access) - strlen(access),
 					 "%s%s", access[0] ? "," : "", class_names[i]);
-		put(buf, len, "files %s%s %s %s%s", r->file.path, subtree_suffix(r),
+		put(buf, len, "files %s%s %s %s%s", path, subtree_suffix(r),
 			 access, r->deny ? "deny" : "allow", r->file.by_inode ? " match inode" : "");
 		return;
 	case RULE_EXEC:
-		put(buf, len, "exec %s%s %s%s", r->file.path, subtree_suffix(r),
+		put(buf, len, "exec %s%s %s%s", path, subtree_suffix(r),
 			 r->deny ? "deny" : "allow", r->file.by_inode ? " match inode" : "");
 		return;
 	case RULE_NETWORK:

@@ -19,6 +19,7 @@
 #include "json_writer.h"
 #include "output.h"
 #include "store.h"
+#include "text.h"
 
 struct events_ctx {
 	__u64 cgroup_id;
@@ -118,8 +119,9 @@ static void event_json(json_writer_t *w, const struct lab_event *e, const char *
 static int on_event(void *data, const struct lab_event *e)
 {
 	struct events_ctx *ctx = data;
-	char when[64], object[128], name[POLICY_NAME_MAX], text[RULE_TEXT_MAX];
-	char comm[LAB_COMM_LEN + 1], exe[LAB_NAME_LEN + 1], rule[16];
+	char when[64], name[POLICY_NAME_MAX], text[RULE_TEXT_MAX];
+	char comm[LAB_COMM_LEN + 1], exe[LAB_NAME_LEN + 1], file[LAB_NAME_LEN + 1], rule[16];
+	char object[4 * sizeof(file) + 64];	/* the file's name escaped, and the rest */
 	char cgroup[LAB_EVENT_CGROUP_LEN + 8], policy_cgroup[LAB_EVENT_CGROUP_LEN + 8];
 	const char *verdict;
 
@@ -130,11 +132,11 @@ static int on_event(void *data, const struct lab_event *e)
 		return 0;
 	verdict = e->verdict == LAB_VERDICT_AUDIT ? "audit" : "deny";
 	format_mono_time(e->time_ns, when, sizeof(when));
-	format_object(e, object, sizeof(object));
 	event_rule(e, name, sizeof(name), text, sizeof(text));
 	event_cgroups(e, cgroup, sizeof(cgroup), policy_cgroup, sizeof(policy_cgroup));
 	snprintf(comm, sizeof(comm), "%.*s", LAB_COMM_LEN, e->comm);	/* no NUL when it is full */
 	snprintf(exe, sizeof(exe), "%.*s", LAB_NAME_LEN, e->exe[0] ? e->exe : "?");
+	snprintf(file, sizeof(file), "%.*s", LAB_NAME_LEN, e->name);
 	if (e->rule == LAB_RULE_DEFAULT)
 		snprintf(rule, sizeof(rule), "default");
 	else if (e->rule == LAB_RULE_SELF)
@@ -142,20 +144,23 @@ static int on_event(void *data, const struct lab_event *e)
 	else
 		snprintf(rule, sizeof(rule), "%u", e->rule);
 	if (ctx->json) {
+		format_object(e, file, object, sizeof(object));
 		event_json(ctx->json, e, when, verdict, comm, object, rule, text, name, exe,
 			   cgroup, policy_cgroup);
 	} else {
 		char safe_cgroup[4 * sizeof(cgroup)], safe_comm[4 * sizeof(comm)];
-		char safe_object[4 * sizeof(object)], safe_exe[4 * sizeof(exe)];
+		char safe_file[4 * sizeof(file)], safe_exe[4 * sizeof(exe)];
 
+		/* the names, not the object's own '(', ',' and '=' */
 		text_escaped(safe_cgroup, sizeof(safe_cgroup), cgroup);
 		text_escaped(safe_comm, sizeof(safe_comm), comm);
-		text_escaped(safe_object, sizeof(safe_object), object);
+		text_escaped(safe_file, sizeof(safe_file), file);
 		text_escaped(safe_exe, sizeof(safe_exe), exe);
+		format_object(e, safe_file, object, sizeof(object));
 		printf("%s verdict=%s cgroup=%s pid=%u comm=%s hook=%s object=%s rule=%s (%s) policy=%s"
 		       " uid=%u exe=%s(dev=%u:%u,ino=%llu)\n",
 		       when, verdict, safe_cgroup, e->pid, safe_comm,
-		       event_hook_name(e->hook), safe_object, rule, text, name, e->uid, safe_exe,
+		       event_hook_name(e->hook), object, rule, text, name, e->uid, safe_exe,
 		       LAB_MAJOR(e->exe_dev), LAB_MINOR(e->exe_dev),
 		       (unsigned long long)e->exe_ino);
 	}

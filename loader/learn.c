@@ -470,7 +470,7 @@ static int self_note(struct draft *d, const struct learning *l, size_t index,
 		     unsigned long *n_self)
 {
 	const struct lab_event *e = &l->events[index];
-	char object[128];
+	char object[LAB_NAME_LEN + 64], name[LAB_NAME_LEN + 1];
 	size_t i;
 
 	for (i = 0; i < index; i++)
@@ -479,7 +479,8 @@ static int self_note(struct draft *d, const struct learning *l, size_t index,
 			return 0;
 	if ((*n_self)++ >= MAX_NOTES)
 		return 0;
-	format_object(e, object, sizeof(object));
+	snprintf(name, sizeof(name), "%.*s", LAB_NAME_LEN, e->name);	/* no NUL when it is full */
+	format_object(e, name, object, sizeof(object));
 	return draft_note(d, "self-protection would refuse %s %s by %.*s: the policy cannot "
 			  "allow it (self_protection: off can)", event_hook_name(e->hook), object,
 			  LAB_COMM_LEN, e->comm);

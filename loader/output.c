@@ -148,45 +148,6 @@ void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/*
- * Characters a terminal may act on, or that make a line read otherwise
- * than it is: C0 and C1 controls, DEL, the line and paragraph separators,
- * the bidirectional marks, embeddings, overrides and isolates, and the
- * byte order mark.
- */
-static bool acts_on_terminal(uint32_t cp)
-{
-	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x200e || cp == 0x200f ||
-	       (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) ||
-	       cp == 0xfeff;
-}
-
-void text_escaped(char *dst, size_t len, const char *src)
-{
-	const unsigned char *p = (const unsigned char *)src;
-	size_t n = 0, k, i;
-	uint32_t cp;
-	bool escape;
-
-	if (!len)
-		return;
-	for (; *p; p += k) {
-		k = utf8_char(p, &cp);
-		escape = !k || cp == ' ' || cp == '\\' || acts_on_terminal(cp);
-		if (!k)
-			k = 1;
-		if (n + (escape ? 4 * k : k) >= len)
-			break;
-		for (i = 0; i < k; i++) {
-			if (escape)
-				n += (size_t)snprintf(dst + n, len - n, "\\x%02x", p[i]);
-			else
-				dst[n++] = (char)p[i];
-		}
-	}
-	dst[n] = 0;
-}
-
 void format_mono_time(unsigned long long ns, char *buf, size_t len)
 {
 	struct timespec mono, real;
@@ -214,7 +175,7 @@ void format_rfc3339(long long secs, long long ms, char *buf, size_t len)
 		 ms, off < 0 ? '-' : '+', labs(off) / 60, labs(off) % 60);
 }
 
-void format_object(const struct lab_event *e, char *buf, size_t len)
+void format_object(const struct lab_event *e, const char *name, char *buf, size_t len)
 {
 	char addr[INET6_ADDRSTRLEN];
 	static const char *const types[] = { "any", "stream", "dgram", "raw" };
@@ -225,7 +186,7 @@ void format_object(const struct lab_event *e, char *buf, size_t len)
 	case LAB_EXEC:
 	case LAB_CREATE:
 	case LAB_UNLINK:
-		snprintf(buf, len, "%s(%s,ino=%llu,dir=%llu)", e->name[0] ? e->name : "?",
+		snprintf(buf, len, "%s(%s,ino=%llu,dir=%llu)", name[0] ? name : "?",
 			 class_name(e->class), (unsigned long long)e->ino,
 			 (unsigned long long)e->dir_ino);
 		break;
@@ -248,8 +209,8 @@ void format_object(const struct lab_event *e, char *buf, size_t len)
 		snprintf(buf, len, "pid=%u,sig=%u", e->target_pid, e->number);
 		break;
 	case LAB_SELF:
-		if (e->name[0])
-			snprintf(buf, len, "%s", e->name);
+		if (name[0])
+			snprintf(buf, len, "%s", name);
 		else if (e->target_pid)
 			snprintf(buf, len, "pid=%u,number=%u", e->target_pid, e->number);
 		else

@@ -50,21 +50,16 @@ int lsmctl_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
  * characters escaped, a byte that is not part of valid UTF-8 as U+FFFD.
  */
 void json_string(FILE *f, const char *s);
-/*
- * @src as one field of a line of text, in @dst (@len bytes, cut at a
- * character): UTF-8 as it is, but for what could end the field or act on
- * a terminal (space, '\\', controls C0 and C1, DEL, the line separators,
- * bidirectional controls, U+FEFF), which becomes \xNN a byte, as does a
- * byte that is not part of valid UTF-8.
- */
-void text_escaped(char *dst, size_t len, const char *src);
 /* The name of an event's hook (lab_event.hook): the engine's or the guard's. */
 const char *event_hook_name(unsigned int hook);
 /* A CLOCK_MONOTONIC time in ns as local wall-clock time, RFC 3339 (format_rfc3339()). */
 void format_mono_time(unsigned long long ns, char *buf, size_t len);
 /* @secs since the epoch and @ms as local time, RFC 3339 with the UTC offset. */
 void format_rfc3339(long long secs, long long ms, char *buf, size_t len);
-/* What a denial was about: a file name, an address, a capability... */
-void format_object(const struct lab_event *e, char *buf, size_t len);
+/*
+ * What a denial was about: a file (@name, the event's own or its text
+ * form), an address, a capability...
+ */
+void format_object(const struct lab_event *e, const char *name, char *buf, size_t len);
 
 #endif /* LSMCTL_OUTPUT_H */

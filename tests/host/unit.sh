@@ -19,7 +19,8 @@ fi
 "$out/test_policy" 2>&1 | sed 's/^\(not \)\{0,1\}ok \([0-9]*\) - /&policy: /'
 
 if ! gcc "${cflags[@]}" -Ibuild/bpf -o "$out/test_compile" \
-	tests/unit/test_compile.c loader/compile.c loader/devices.c loader/policy.c -lyaml -lcmocka \
+	tests/unit/test_compile.c loader/compile.c loader/devices.c loader/policy.c loader/text.c \
+	-lyaml -lcmocka \
 	2>"$out/build.err"; then
 	echo "not ok - build the rule compiler's unit tests"
 	sed 's/^/# /' "$out/build.err"
@@ -54,7 +55,7 @@ fi
 "$out/test_backend" 2>&1 | sed 's/^\(not \)\{0,1\}ok \([0-9]*\) - /&backend: /'
 
 if ! gcc "${cflags[@]}" -Ibuild/bpf -Iloader -o "$out/test_warnings" tests/unit/test_warnings.c \
-	loader/warnings.c loader/compile.c loader/devices.c loader/policy.c -lyaml -lcmocka 2>"$out/build.err"; then
+	loader/warnings.c loader/compile.c loader/devices.c loader/policy.c loader/text.c -lyaml -lcmocka 2>"$out/build.err"; then
 	echo "not ok - build the policy warnings' unit tests"
 	sed 's/^/# /' "$out/build.err"
 	exit 1

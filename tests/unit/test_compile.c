@@ -815,6 +815,15 @@ static void test_rule_texts(void **state)
 }
 
 /* A text longer than RULE_TEXT_MAX is cut short, and still a string. */
+/* A path's bytes a line of text would take otherwise (a learnt path is a confined task's) */
+static void test_rule_text_escapes_path(void **state)
+{
+	(void)state;
+	compile_ok(y("name: t\nrules:\n  - files: \"%s/a b\\e[2J) policy=x\\u00a0y\"\n"
+		     "    access: read\n    action: deny\n", dir));
+	assert_true(strstr(c.rules[0].text, "/a\\x20b\\x1b[2J\\x29\\x20policy\\x3dx\\xc2\\xa0y read deny"));
+}
+
 static void test_long_rule_text(void **state)
 {
 	char path[512];
@@ -1173,6 +1182,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_audit, free_all),
 		cmocka_unit_test_teardown(test_rule_texts, free_all),
 		cmocka_unit_test_teardown(test_long_rule_text, free_all),
+		cmocka_unit_test_teardown(test_rule_text_escapes_path, free_all),
 		cmocka_unit_test_teardown(test_self_protection, free_all),
 		cmocka_unit_test(test_hook_names),
 		cmocka_unit_test(test_mountinfo_dev),

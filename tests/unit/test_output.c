@@ -12,6 +12,7 @@
 
 #include "errors.h"
 #include "output.h"
+#include "text.h"
 
 /* json_string(@in) as a string (static buffer). */
 static const char *json_of(const char *in)
@@ -73,36 +74,35 @@ static void test_text_fields(void **state)
 	/* what ends a field or a line, and the escape itself */
 	assert_string_equal(text_of("a b\\c\nd\x1b[2J\x7f", 256),
 			    "a\\x20b\\x5cc\\x0ad\\x1b[2J\\x7f");
-	/* UTF-8 as it is: é, €, 😀 */
-	assert_string_equal(text_of("caf\xc3\xa9 \xe2\x82\xac\xf0\x9f\x98\x80", 256),
-			    "caf\xc3\xa9\\x20\xe2\x82\xac\xf0\x9f\x98\x80");
+	/* what stands for another field or an object's part */
+	assert_string_equal(text_of("x=1,y(2)", 256), "x\\x3d1\\x2cy\\x282\\x29");
+	/* the rest of printable ASCII as it is */
+	assert_string_equal(text_of("/sys/fs/cgroup/web-1.service:a_b+c~!#*?[]", 256),
+			    "/sys/fs/cgroup/web-1.service:a_b+c~!#*?[]");
 }
 
-static void test_text_terminal_characters(void **state)
+static void test_text_past_ascii(void **state)
 {
 	(void)state;
-	/* C1: CSI (U+009B) and NEL (U+0085), a byte each of their UTF-8 */
-	assert_string_equal(text_of("x\xc2\x9b" "2J\xc2\x85", 256), "x\\xc2\\x9b2J\\xc2\\x85");
-	/* the line and paragraph separators */
-	assert_string_equal(text_of("\xe2\x80\xa8\xe2\x80\xa9", 256),
-			    "\\xe2\\x80\\xa8\\xe2\\x80\\xa9");
-	/* a right-to-left override, an isolate, the marks, a BOM */
-	assert_string_equal(text_of("a\xe2\x80\xae" "b\xe2\x81\xa6\xe2\x80\x8f\xef\xbb\xbf", 256),
-			    "a\\xe2\\x80\\xaeb\\xe2\\x81\\xa6\\xe2\\x80\\x8f\\xef\\xbb\\xbf");
-	/* U+00A0 and U+2030 are printable: as they are */
-	assert_string_equal(text_of("\xc2\xa0\xe2\x80\xb0", 256), "\xc2\xa0\xe2\x80\xb0");
+	/* UTF-8 a byte each: é; C1's CSI (U+009B); a right-to-left override */
+	assert_string_equal(text_of("caf\xc3\xa9", 256), "caf\\xc3\\xa9");
+	assert_string_equal(text_of("x\xc2\x9b" "2J", 256), "x\\xc2\\x9b2J");
+	assert_string_equal(text_of("a\xe2\x80\xae" "b", 256), "a\\xe2\\x80\\xaeb");
+	/* spaces and '=' of other scripts, which forge fields as ' ' and '=' would */
+	assert_string_equal(text_of("a\xc2\xa0verdict\xef\xbc\x9d" "allow", 256),
+			    "a\\xc2\\xa0verdict\\xef\\xbc\\x9dallow");
+	assert_string_equal(text_of("w\xe2\x80\x8b" "eb\xe3\x80\x80", 256),
+			    "w\\xe2\\x80\\x8beb\\xe3\\x80\\x80");
+	/* bytes that are not UTF-8 */
+	assert_string_equal(text_of("\x80x\xe9", 256), "\\x80x\\xe9");
 }
 
-static void test_text_invalid_and_cut(void **state)
+static void test_text_cut(void **state)
 {
 	(void)state;
-	/* Latin-1 é, a lone continuation byte, a truncated and an overlong sequence */
-	assert_string_equal(text_of("caf\xe9", 256), "caf\\xe9");
-	assert_string_equal(text_of("\x80x\xe2\x82", 256), "\\x80x\\xe2\\x82");
-	assert_string_equal(text_of("\xc0\xaf", 256), "\\xc0\\xaf");
-	/* cut at a character, never inside one or its escape, always ended */
-	assert_string_equal(text_of("abc\xe2\x82\xac", 6), "abc");
-	assert_string_equal(text_of("ab\x1b", 6), "ab");
+	/* cut before a byte or an escape that would not fit, always ended */
+	assert_string_equal(text_of("abc\x1b", 7), "abc");
+	assert_string_equal(text_of("abc\x1b", 8), "abc\\x1b");
 	assert_string_equal(text_of("abcdef", 4), "abc");
 	assert_string_equal(text_of("", 1), "");
 }
@@ -174,8 +174,8 @@ int main(void)
 		cmocka_unit_test(test_utf8_passes_through),
 		cmocka_unit_test(test_invalid_bytes),
 		cmocka_unit_test(test_text_fields),
-		cmocka_unit_test(test_text_terminal_characters),
-		cmocka_unit_test(test_text_invalid_and_cut),
+		cmocka_unit_test(test_text_past_ascii),
+		cmocka_unit_test(test_text_cut),
 		cmocka_unit_test(test_rfc3339),
 		cmocka_unit_test(test_error_with_libbpf),
 	};

@@ -157,6 +157,7 @@ sed 's/^/# /' $w/session.out
 
 # a learn of $cg started in the background, learning: its pid in $lpid
 learn_started() {
+	rm -f $w/killed.out	# the last one's "learning" line is not this one's
 	$L learn -o $w/killed.yaml --backend $backend --cgroup $cg --timeout 60 >$w/killed.out 2>&1 &
 	lpid=$!
 	i=0
