@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pid-take PID CMD [ARG...]: start CMD as a task with the pid PID
- * (clone3()'s set_tid: root in the initial pid namespace, PID free), and
- * print it. What a confined task gets by forking until the pid of a task
- * that is gone comes round again, at once, for tests of who a pid is.
+ * (clone3()'s set_tid: root in the initial pid namespace, PID free), its
+ * output to /dev/null, and print its pid. What a confined task gets by
+ * forking until the pid of a task that is gone comes round again, at
+ * once, for tests of who a pid is.
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <linux/sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -32,6 +34,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (pid == 0) {
+		/* not the caller's stdout: a $(pid-take ...) would wait for CMD */
+		int null = open("/dev/null", O_WRONLY);
+
+		if (null < 0 || dup2(null, STDOUT_FILENO) < 0) {
+			perror("pid-take: /dev/null");
+			_exit(127);
+		}
 		execvp(argv[2], argv + 2);
 		perror(argv[2]);
 		_exit(127);

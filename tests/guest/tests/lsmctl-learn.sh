@@ -161,7 +161,7 @@ learn_started() {
 	$L learn -o $w/killed.yaml --backend $backend --cgroup $cg --timeout 60 >$w/killed.out 2>&1 &
 	lpid=$!
 	i=0
-	while ! grep -q "^lsmctl learn: learning" $w/killed.out && [ $i -lt 300 ]; do
+	while ! grep -qs "^lsmctl learn: learning" $w/killed.out && [ $i -lt 300 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
