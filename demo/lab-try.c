@@ -6,7 +6,8 @@
  *   lab-try read FILE          open(O_RDONLY) and read
  *   lab-try connect ADDR PORT  TCP connect (IPv4 or IPv6 address)
  *   lab-try ptrace PID         PTRACE_ATTACH, then detach
- *   lab-try clone-into DIR     clone3(CLONE_INTO_CGROUP) into the cgroup DIR
+ *   lab-try clone-into DIR     clone3(CLONE_INTO_CGROUP) into the cgroup DIR;
+ *                              the child prints its /proc/self/cgroup line
  *   lab-try cgroupns CMD...    unshare(CLONE_NEWCGROUP | CLONE_NEWNS), then
  *                              run CMD (busybox's unshare has no -C)
  *
@@ -84,8 +85,16 @@ static int try_clone_into(const char *dir)
 	pid = syscall(SYS_clone3, &args, sizeof(args));
 	if (pid < 0)
 		return errno;
-	if (pid == 0)
+	if (pid == 0) {
+		/* where it started: "0::/PATH" */
+		char line[256];
+		FILE *f = fopen("/proc/self/cgroup", "r");
+
+		if (f && fgets(line, sizeof(line), f))
+			printf("lab-try: the child started in %s", line);
+		fflush(stdout);
 		_exit(0);
+	}
 	waitpid((pid_t)pid, NULL, 0);
 	return 0;
 }

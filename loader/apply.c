@@ -379,6 +379,9 @@ static int prepare(const char *file, const char *cgroup, const struct apply_opts
 	 * so that check, diff and apply count the same hooks.
 	 */
 	c->hooks = probe_kernel_hooks(c->hooks);
+	/* cgroup.procs inside: the guard judges each move where the kernel lets it */
+	if ((c->conf.flags & LAB_SELF_PROTECT) && probe_moves_judged())
+		c->conf.flags |= LAB_SELF_MOVES;
 	if (compiled_add_filler(c, o->filler)) {
 		rc = errf(err, errlen, -ENOMEM, "out of memory for %zu filler rules", o->filler);
 		goto out;

@@ -21,6 +21,7 @@
 #include "guard.skel.h"
 #include "instance.h"
 #include "output.h"
+#include "probe.h"
 
 #define GUARD_NAME "guard"
 #define GUARD_DIR PIN_ROOT "/" GUARD_NAME
@@ -34,15 +35,6 @@ static const char *const guard_hooks[LAB_NR_GUARD_HOOKS] = { LAB_GUARD_HOOKS(GUA
 const char *guard_hook_name(unsigned int hook)
 {
 	return hook < LAB_NR_GUARD_HOOKS ? guard_hooks[hook] : "?";
-}
-
-/* Does the running kernel have this LSM hook (a bpf_lsm_ stub in its BTF)? */
-static int kernel_has_hook(const struct btf *vmlinux, const char *hook)
-{
-	char name[128];
-
-	snprintf(name, sizeof(name), "bpf_lsm_%s", hook);
-	return btf__find_by_name_kind(vmlinux, name, BTF_KIND_FUNC) > 0;
 }
 
 /* The guard's object, its pinned maps at home in @dir (store_load(), open_pinned_maps()). */
@@ -122,13 +114,16 @@ static int guard_load(char *err, size_t errlen)
 			rc = errf(err, errlen, -ENOENT, "the guard has no program %s", name);
 			goto out;
 		}
-		if (kernel_has_hook(vmlinux, guard_hooks[h]))
+		if (probe_lsm_hook(vmlinux, guard_hooks[h]))
 			continue;
 		/* (file_ioctl_compat came to 6.1 in a stable release) */
-		p_warn("this kernel has no LSM hook %s: "
-			"self-protection goes without it", guard_hooks[h]);
+		if (!(LAB_GUARD_OPTIONAL & (1ull << h)))
+			p_warn("this kernel has no LSM hook %s: "
+			       "self-protection goes without it", guard_hooks[h]);
 		bpf_program__set_autoload(progs[h], false);
 	}
+	/* task_alloc leaves CLONE_INTO_CGROUP to cgroup_attach */
+	skel->rodata->moves_judged = bpf_program__autoload(progs[LAB_GUARD_cgroup_attach]);
 	rc = store_share_journal(skel->maps.journal, skel->maps.journal_head,
 				 skel->maps.journal_drafts, err, errlen);
 	if (!rc)
@@ -170,7 +165,7 @@ static int guard_whole(void)
 				whole = !lstat(bpf_map__pin_path(map), &st);
 	for (h = 0; whole && h < LAB_NR_GUARD_HOOKS; h++) {
 		snprintf(path, sizeof(path), GUARD_DIR "/link-%s", guard_hooks[h]);
-		whole = !lstat(path, &st) || !kernel_has_hook(vmlinux, guard_hooks[h]);
+		whole = !lstat(path, &st) || !probe_lsm_hook(vmlinux, guard_hooks[h]);
 	}
 	guard__destroy(skel);
 	btf__free(vmlinux);

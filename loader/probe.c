@@ -56,6 +56,8 @@ struct probe {
 	unsigned long long missing_hooks;	/* a bit per enum lab_hook */
 	unsigned long long missing_guard;	/* a bit per enum lab_guard_hook */
 	bool can_global, can_cgroup, self_protection;
+	bool moves_judged;		/* cgroup_attach: moves within a subtree allowed */
+	int guard_hooks;		/* the guard's hooks the kernel has */
 	int status;
 };
 
@@ -104,12 +106,25 @@ int probe_bpf_lsm(char *err, size_t errlen)
 		    "and never run; boot with %s. Nothing was changed", p.lsms, p.enable_with);
 }
 
-static bool btf_has_lsm_hook(const struct btf *btf, const char *hook)
+bool probe_lsm_hook(const struct btf *btf, const char *hook)
 {
 	char name[128];
 
 	snprintf(name, sizeof(name), "bpf_lsm_%s", hook);
 	return btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) > 0;
+}
+
+bool probe_moves_judged(void)
+{
+	static int judged = -1;
+	struct btf *btf;
+
+	if (judged < 0) {
+		btf = btf__load_vmlinux_btf();
+		judged = btf && probe_lsm_hook(btf, guard_hook_name(LAB_GUARD_cgroup_attach));
+		btf__free(btf);
+	}
+	return judged;
 }
 
 /*
@@ -196,14 +211,17 @@ static void probe_kernel(struct probe *p)
 	btf = btf__load_vmlinux_btf();
 	p->btf = btf != NULL;
 	if (btf) {
-		p->bpf_lsm_built = btf_has_lsm_hook(btf, "file_open");
+		p->bpf_lsm_built = probe_lsm_hook(btf, "file_open");
 		p->slots = btf_cgroup_slots(btf);
 		for (h = 0; h < LAB_NR_HOOKS; h++)
-			if (!btf_has_lsm_hook(btf, hook_name(h)))
+			if (!probe_lsm_hook(btf, hook_name(h)))
 				p->missing_hooks |= 1ull << h;
 		for (h = 0; h < LAB_NR_GUARD_HOOKS; h++)
-			if (!btf_has_lsm_hook(btf, guard_hook_name(h)))
+			if (!probe_lsm_hook(btf, guard_hook_name(h)))
 				p->missing_guard |= 1ull << h;
+		p->guard_hooks = LAB_NR_GUARD_HOOKS - __builtin_popcountll(p->missing_guard);
+		p->moves_judged = !(p->missing_guard & LAB_GUARD_OPTIONAL);
+		p->missing_guard &= ~LAB_GUARD_OPTIONAL;
 		btf__free(btf);
 	}
 	p->bpf_lsm_active = p->bpf_lsm_active && p->bpf_lsm_built;
@@ -301,8 +319,8 @@ static void print_text(const struct probe *p)
 		printf("  SCTP is NOT in this kernel: the cgroup backend leaves sctp_bind_connect "
 		       "out\n");
 	if (p->self_protection)
-		printf("  self-protection is complete: its %d LSM hooks are all in the kernel\n",
-		       LAB_NR_GUARD_HOOKS);
+		printf("  self-protection is complete: the kernel has the %d LSM hooks it needs\n",
+		       p->guard_hooks);
 	else if (p->can_global) {
 		printf("  self-protection is NOT complete: the kernel lacks ");
 		names_of(p->missing_guard, guard_hook_name, LAB_NR_GUARD_HOOKS, NULL);
@@ -310,6 +328,12 @@ static void print_text(const struct probe *p)
 	} else {
 		printf("  self-protection cannot run: %s\n", blocker(p));
 	}
+	if (p->can_global)
+		printf(p->moves_judged ?
+		       "  a guarded task may move its subtree's tasks between the subtree's cgroups "
+		       "(cgroup_attach)\n" :
+		       "  a guarded task may NOT move tasks between cgroups, even within its subtree "
+		       "(no cgroup_attach hook: the lab's series has it)\n");
 
 	printf("Backends\n");
 	if (p->can_cgroup && p->slots >= hooks)
@@ -374,9 +398,10 @@ static void print_json(const struct probe *p, json_writer_t *w)
 	jsonw_name(w, "self_protection");
 	jsonw_start_object(w);
 	jsonw_bool_field(w, "complete", p->self_protection);
-	jsonw_int_field(w, "hooks", LAB_NR_GUARD_HOOKS);
+	jsonw_int_field(w, "hooks", p->guard_hooks);
 	jsonw_name(w, "missing");
 	names_of(p->missing_guard, guard_hook_name, LAB_NR_GUARD_HOOKS, w);
+	jsonw_bool_field(w, "moves_within", p->moves_judged);
 	jsonw_end_object(w);
 	jsonw_name(w, "backends");
 	jsonw_start_object(w);

@@ -18,6 +18,14 @@ int probe_report(json_writer_t *w);
  * @err: programs would load and attach, and never run.
  */
 int probe_bpf_lsm(char *err, size_t errlen);
+struct btf;
+/* Does @btf (the kernel's) have LSM hook @hook: a bpf_lsm_ stub? */
+bool probe_lsm_hook(const struct btf *btf, const char *hook);
+/*
+ * Does the running kernel have cgroup_attach (the lab's series), so that
+ * the guard judges each move of a task between cgroups? Asked once.
+ */
+bool probe_moves_judged(void);
 int cmd_version(int argc, char **argv);
 
 /* What a policy's hooks would take of the running kernel's lsm_cgroup hook slots. */

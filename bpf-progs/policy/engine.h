@@ -133,7 +133,8 @@ enum lab_hook {
 	X(inode_mknod)			\
 	X(mmap_file)			\
 	X(file_mprotect)		\
-	X(bprm_creds_from_file)
+	X(bprm_creds_from_file)		\
+	X(cgroup_attach)
 
 #define LAB_GUARD_ENUM(hook)	LAB_GUARD_##hook,
 enum lab_guard_hook {
@@ -141,6 +142,17 @@ enum lab_guard_hook {
 	LAB_NR_GUARD_HOOKS,
 };
 #undef LAB_GUARD_ENUM
+/* (a bit a hook in lsmctl's masks: LAB_GUARD_OPTIONAL, probe's missing hooks) */
+_Static_assert(LAB_NR_GUARD_HOOKS <= 64, "the guard's hooks fit a 64-bit mask");
+
+/*
+ * Guard hooks that only the lab's series has (cgroup_attach, patch 12):
+ * taken where the kernel has them; elsewhere what they decide is
+ * refused whole by other hooks (cgroup.procs and cgroup.threads at
+ * file_open, CLONE_INTO_CGROUP at task_alloc), and self-protection is
+ * whole without them.
+ */
+#define LAB_GUARD_OPTIONAL	(1ull << LAB_GUARD_cgroup_attach)
 
 #define LAB_GUARD_HOOK_BASE	64	/* above every enum lab_hook */
 
@@ -154,11 +166,13 @@ _Static_assert(LAB_MAX_RULES < LAB_RULE_LOST, "a rule's number is none of the ab
 /* lab_conf.flags */
 #define LAB_AUDIT		(1U << 0)	/* report, deny nothing */
 #define LAB_SELF_PROTECT	(1U << 1)	/* confined root cannot undo the policy */
+#define LAB_SELF_MOVES		(1U << 2)	/* the guard judges each move (cgroup_attach) */
 
 /* What self-protection asks of an open (lab_req.self, BPF side). */
 #define LAB_SELF_DENY		1	/* always: /dev/mem, sysctls... */
 #define LAB_SELF_CGROUP		2	/* writes to a cgroup outside the subtree */
 #define LAB_SELF_LIMIT		3	/* a cgroup's limits: its parent's to set */
+#define LAB_SELF_MOVE		4	/* cgroup.procs, cgroup.threads: moving tasks */
 #define LAB_SELF_OPEN		5	/* file_open: what the file is tells */
 
 struct lab_conf {

@@ -178,15 +178,17 @@ enum guard_ask {
 	GUARD_CGROUP,		/* a cgroup outside the subtree */
 	GUARD_TTY,		/* an ioctl on a device, unless a pty the subtree owns */
 	GUARD_IPC,		/* a SysV IPC object, unless made inside */
+	GUARD_MOVE,		/* a task moved: from and to the subtree, out of no guarded cgroup */
 };
 
 struct guard_req {
 	__u16 hook;		/* enum lab_guard_hook */
 	__u8 ask;		/* enum guard_ask */
 	__u8 quiet;		/* no event: the caller asked for none (NOAUDIT) */
-	__u32 number;		/* a command, signal or mode, for the event */
+	__u32 number;		/* a command, signal or mode, for the event; GUARD_MOVE: leaves_held() */
 	struct task_struct *target;
-	struct cgroup *cgroup;	/* GUARD_CGROUP */
+	struct cgroup *cgroup;	/* GUARD_CGROUP; GUARD_MOVE: where the task goes */
+	struct cgroup *src;	/* GUARD_MOVE: where it comes from */
 	struct tty_struct *tty;	/* GUARD_TTY: the pty whose owners are judged, or NULL */
 	const struct lab_ipc_inside *ipc;	/* GUARD_IPC: where it was made, or NULL */
 	struct dentry *dentry;
@@ -288,6 +290,9 @@ static __always_inline int guard_denies(const struct lab_guard *g, const struct 
 			if (req->ipc->guards[i] == g->cgroup_id)
 				return 0;
 		return 1;
+	case GUARD_MOVE:
+		return !cgroup_below(g->cgroup_id, g->level, req->src) ||
+		       !cgroup_below(g->cgroup_id, g->level, req->cgroup) || req->number;
 	}
 	return 1;
 }
@@ -413,14 +418,21 @@ struct {
 	__type(value, __u32);
 } clone_ns SEC(".maps");
 
-/* clone3(CLONE_INTO_CGROUP) starts a task in a cgroup of the caller's choosing. */
+/* Set by lsmctl before load: the kernel has cgroup_attach, and the guard is on it. */
+const volatile bool moves_judged;
+
+/*
+ * clone3(CLONE_INTO_CGROUP) starts a task in a cgroup of the caller's
+ * choosing: judged at cgroup_attach where the kernel has it, else
+ * refused.
+ */
 GUARD_PROG(task_alloc, struct task_struct *task, unsigned long clone_flags)
 {
 	struct task_struct *cur;
 	__u32 *pending;
 	int ns;
 
-	if (clone_flags & CLONE_INTO_CGROUP)
+	if ((clone_flags & CLONE_INTO_CGROUP) && !moves_judged)
 		return guard_deny(LAB_GUARD_task_alloc, 0, NULL);
 	ns = (clone_flags & CLONE_NS_CHECKED) && !(clone_flags & CLONE_NEWUSER);
 	cur = bpf_get_current_task_btf();
@@ -586,6 +598,94 @@ GUARD_PROG(inode_rmdir, struct inode *dir, struct dentry *dentry)
 	return guard_cgroup_dir(LAB_GUARD_inode_rmdir, dir, dentry);
 }
 
+/*
+ * A cgroup a task moved out of it would shed something of: a guarded
+ * one (its policy holds its tasks against a root above it too, as rmdir
+ * of it is refused; one in audit mode holds nothing), or one with BPF
+ * programs of its own (a nested policy of the cgroup backend, a device
+ * or address filter the root outside put there). Moving into one only
+ * tightens.
+ */
+struct held_walk {
+	struct cgroup *src;
+	struct cgroup *dst;
+	__u32 progs_offset;	/* of struct cgroup's bpf.progs[], and their number */
+	__u32 n_progs;
+	__u32 held;		/* 1 when the move leaves a held cgroup */
+};
+
+#define LAB_MAX_ATTACH_TYPES	128	/* cgroup_bpf's attach types, lsm_cgroup's hooks among them */
+
+static __always_inline int cgroup_has_progs(struct cgroup *cg, const struct held_walk *w)
+{
+	struct hlist_node *first;
+
+	for (__u32 i = 0; i < LAB_MAX_ATTACH_TYPES; i++) {
+		if (i >= w->n_progs)
+			break;
+		first = NULL;
+		bpf_probe_read_kernel(&first, sizeof(first),
+				      (void *)cg + w->progs_offset + i * sizeof(struct hlist_head));
+		if (first)
+			return 1;
+	}
+	return 0;
+}
+
+/* Level @level of @src's cgroups: held, and not above @dst? */
+static long held_step(__u32 level, void *data)
+{
+	struct held_walk *w = data;
+	struct cgroup *anc = cgroup_ancestor(w->src, level);
+	struct lab_guard *h;
+	__u64 id;
+
+	if (!anc)
+		return 1;
+	id = BPF_CORE_READ(anc, kn, id);
+	if (cgroup_below(id, level, w->dst))
+		return 0;	/* at or above the common ancestor */
+	h = bpf_map_lookup_elem(&guarded, &id);
+	if ((h && !(h->flags & LAB_AUDIT)) || cgroup_has_progs(anc, w)) {
+		w->held = 1;
+		return 1;
+	}
+	return 0;
+}
+
+static __always_inline __u32 leaves_held(struct cgroup *src, struct cgroup *dst)
+{
+	struct held_walk w = {
+		.src = src, .dst = dst,
+		.progs_offset = bpf_core_field_offset(struct cgroup, bpf.progs),
+		.n_progs = bpf_core_field_size(struct cgroup, bpf.progs) / sizeof(struct hlist_head),
+	};
+
+	bpf_loop(LAB_MAX_CGROUP_DEPTH, held_step, &w, 0);
+	return w.held;
+}
+
+/*
+ * A task moved between cgroups (cgroup.procs, cgroup.threads) or
+ * started in one (clone3(CLONE_INTO_CGROUP), @src_cgrp the caller's),
+ * after the kernel's own checks: only the lab's series has the hook
+ * (LAB_GUARD_OPTIONAL). A guarded task moves its subtree's tasks within
+ * it, and out of no held cgroup (leaves_held()): never a task outside in
+ * (src outside), one inside out (dst outside), or itself out. A writer
+ * the guard does not hold writes through a descriptor it opened itself:
+ * one opened inside stays inside (file_receive).
+ */
+GUARD_PROG(cgroup_attach, struct cgroup *src_cgrp, struct cgroup *dst_cgrp)
+{
+	struct guard_req req = {
+		.hook = LAB_GUARD_cgroup_attach, .ask = GUARD_MOVE,
+		.cgroup = dst_cgrp, .src = src_cgrp,
+	};
+
+	req.number = leaves_held(src_cgrp, dst_cgrp);
+	return guard(&req);
+}
+
 /* (a rename stays on one filesystem: the old name tells) */
 GUARD_PROG(inode_rename, struct inode *old_dir, struct dentry *old_dentry,
 	     struct inode *new_dir, struct dentry *new_dentry)
@@ -749,8 +849,73 @@ GUARD_PROG(file_fcntl, struct file *file, unsigned int cmd, unsigned long arg)
 }
 
 /*
+ * A cgroup's cgroup.procs or cgroup.threads, open for writing, in a
+ * guarded subtree that @task is not in: the kernel moves tasks through
+ * it with its opener's credentials, and cgroup_attach judges the
+ * writer, so such a descriptor, opened inside and written outside, would
+ * pull tasks from outside in. The innermost guarded cgroup it is in, in
+ * @g; else 0.
+ */
+struct procs_walk {
+	struct cgroup *cg;
+	struct task_struct *task;
+	struct lab_guard g;
+	int found;
+};
+
+static long procs_step(__u32 level, void *data)
+{
+	struct procs_walk *w = data;
+	struct cgroup *anc = cgroup_ancestor(w->cg, level);
+	struct lab_guard *g;
+	__u64 id;
+
+	if (!anc)
+		return 1;
+	id = BPF_CORE_READ(anc, kn, id);
+	g = bpf_map_lookup_elem(&guarded, &id);
+	if (g && !(g->flags & LAB_AUDIT) && !task_below(id, level, w->task)) {
+		w->g = *g;
+		w->found = 1;
+	}
+	return 0;
+}
+
+static __always_inline int procs_held_outside(struct file *file, struct lab_guard *g)
+{
+	static const char procs[] = "cgroup.procs", threads[] = "cgroup.threads";
+	struct dentry *d = file->f_path.dentry;
+	struct procs_walk w = { .task = bpf_get_current_task_btf() };
+	struct kernfs_node *kn;
+	char name[sizeof(threads)] = {};
+	int i;
+
+	if (!(file->f_mode & FMODE_WRITE) || d->d_sb->s_magic != CGROUP2_SUPER_MAGIC)
+		return 0;
+	bpf_probe_read_kernel_str(name, sizeof(name), d->d_name.name);
+	for (i = 0; i < (int)sizeof(procs); i++)	/* the NUL too */
+		if (name[i] != procs[i])
+			break;
+	if (i < (int)sizeof(procs)) {
+		for (i = 0; i < (int)sizeof(threads); i++)
+			if (name[i] != threads[i])
+				return 0;
+	}
+	kn = BPF_CORE_READ(d, d_parent, d_inode, i_private);	/* the folder's: its priv, the cgroup */
+	w.cg = BPF_CORE_READ(kn, priv);
+	if (!w.cg)
+		return 0;
+	bpf_loop(LAB_MAX_CGROUP_DEPTH, procs_step, &w, 0);
+	if (w.found)
+		*g = w.g;
+	return w.found;
+}
+
+/*
  * A descriptor received (SCM_RIGHTS, pidfd_getfd, seccomp's addfd) is
- * checked by nothing else here; an io_uring ring is refused: its
+ * checked by nothing else here, but for a guarded subtree's
+ * cgroup.procs, which no task outside it receives (procs_held_outside();
+ * the root outside opens its own); an io_uring ring is refused: its
  * requests run in the SQPOLL thread and io-wq workers of the task that
  * made it, which may be outside every policy, so a ring made outside
  * would open and connect for the guarded task unchecked. (Other files
@@ -760,8 +925,16 @@ GUARD_PROG(file_receive, struct file *file)
 {
 	static const char ring[] = "[io_uring]";
 	struct qstr name = BPF_CORE_READ(file, f_path.dentry, d_name);
+	struct guard_req req = {
+		.hook = LAB_GUARD_file_receive, .ask = GUARD_DENY, .dentry = file->f_path.dentry,
+	};
 	char buf[sizeof(ring)];
+	struct lab_guard g;
 
+	if (procs_held_outside(file, &g)) {
+		guard_report(&g, &req);
+		return -EPERM;
+	}
 	if (name.len != sizeof(ring) - 1 || bpf_probe_read_kernel(buf, sizeof(buf), name.name))
 		return 0;
 	for (int i = 0; i < sizeof(ring); i++)

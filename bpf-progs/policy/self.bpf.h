@@ -131,7 +131,7 @@ static __always_inline int proc_mount_table(struct dentry *d)
 	return (w & 0xffffffffffULL) == 0x746e756f6dULL;
 }
 
-/* What self-protection asks of opening @file: LAB_SELF_DENY, _CGROUP, _LIMIT or 0. */
+/* What self-protection asks of opening @file: LAB_SELF_DENY, _CGROUP, _LIMIT, _MOVE or 0. */
 static __always_inline __u8 self_at_open(struct file *file, struct cgroup **cgroup)
 {
 	struct dentry *d = file->f_path.dentry, *parent, *grand;
@@ -163,18 +163,12 @@ static __always_inline __u8 self_at_open(struct file *file, struct cgroup **cgro
 		return LAB_SELF_DENY;
 	parent = d->d_parent;
 	if (magic == CGROUP2_SUPER_MAGIC && (mode & FMODE_WRITE)) {
-		/*
-		 * Moving a task, even inside the subtree: a pid written to a
-		 * cgroup inside may be a task outside, pulled in to be killed
-		 * or robbed of its files. The kernel tells the two apart only
-		 * by inode_permission() on the common ancestor, a hook every
-		 * path lookup calls.
-		 */
-		if (NAME_IS(d, "cgroup.procs") || NAME_IS(d, "cgroup.threads"))
-			return LAB_SELF_DENY;
 		/* the folder's kernfs node, whose priv is its cgroup */
 		kn = parent->d_inode->i_private;
 		*cgroup = BPF_CORE_READ(kn, priv);	/* i_private is a void * */
+		/* moving a task: self_denies() */
+		if (NAME_IS(d, "cgroup.procs") || NAME_IS(d, "cgroup.threads"))
+			return LAB_SELF_MOVE;
 		/*
 		 * What a delegated cgroup's owner may write in it (cgroup v2's
 		 * delegation); its limits and the rest are its parent's.
@@ -256,6 +250,19 @@ static __always_inline int self_denies(const struct lab_conf *conf, const struct
 	switch (self) {
 	case LAB_SELF_DENY:
 		return 1;
+	case LAB_SELF_MOVE:
+		/*
+		 * Moving a task into a cgroup of the subtree, where the guard
+		 * judges each move by where the task comes from and goes
+		 * (cgroup_attach, the lab's series): a pid written here may be
+		 * a task outside, pulled in to be killed or robbed of its
+		 * files. Without that hook the kernel tells the two apart only
+		 * by inode_permission() on the common ancestor, a hook every
+		 * path lookup calls: refused, even inside.
+		 */
+		if (!(conf->flags & LAB_SELF_MOVES))
+			return 1;
+		/* fall through */
 	case LAB_SELF_CGROUP:
 		return !cgroup_inside(conf, cgroup);
 	case LAB_SELF_LIMIT:

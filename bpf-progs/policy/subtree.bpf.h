@@ -12,6 +12,17 @@
 
 #include "engine.h"
 
+/* @cg's ancestor at @level (@cg itself at its own level), or NULL below @cg. */
+static __always_inline struct cgroup *cgroup_ancestor(struct cgroup *cg, __u32 level)
+{
+	struct cgroup *anc = NULL;
+
+	if ((int)level > BPF_CORE_READ(cg, level))
+		return NULL;
+	bpf_probe_read_kernel(&anc, sizeof(anc), &cg->ancestors[level & (LAB_MAX_CGROUP_DEPTH - 1)]);
+	return anc;
+}
+
 /* Is @cg the cgroup with @id at @level, or below it? */
 static __always_inline int cgroup_below(__u64 id, __u32 level, struct cgroup *cg)
 {

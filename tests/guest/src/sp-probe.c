@@ -66,6 +66,11 @@
  *   sp-probe clone3-newpid     clone3(CLONE_NEWPID), no set_tid: a pid namespace
  *   sp-probe set-tid-newpid    clone3(CLONE_NEWPID) with set_tid 1 there and
  *                              a free pid here
+ *   sp-probe fd-send SOCK FILE FILE opened for writing here, and sent by
+ *                              SCM_RIGHTS to the listener on the Unix socket SOCK
+ *   sp-probe fd-recv-write SOCK TEXT  listen on SOCK, take one descriptor
+ *                              (EPERM when the kernel refused it: MSG_CTRUNC)
+ *                              and write TEXT to it
  *   sp-probe tiocexcl CGROUP   a pty made here, its slave made exclusive
  *                              (TIOCEXCL), then this process moved to CGROUP
  *                              and the slave opened again (root's bypass)
@@ -88,6 +93,7 @@
 #include <linux/rtnetlink.h>
 #include <arpa/inet.h>
 #include <net/if.h>
+#include <sys/un.h>
 #include <netinet/in.h>
 #include <linux/perf_event.h>
 #include <linux/sockios.h>
@@ -505,6 +511,77 @@ static int scm_cred(pid_t pid)
 	}
 	close(sv[0]);
 	close(sv[1]);
+	return err;
+}
+
+static int fd_send(const char *sock, const char *file)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u = { 0 };
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char data = 'x';
+	struct iovec iov = { .iov_base = &data, .iov_len = 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+			      .msg_controllen = sizeof(u.buf) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+	int fd = open(file, O_WRONLY | O_CLOEXEC), s, err = 0;
+
+	if (fd < 0)
+		return errno;
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", sock);
+	s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0 || connect(s, (struct sockaddr *)&sa, sizeof(sa))) {
+		err = errno;
+	} else {
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &fd, sizeof(int));
+		if (sendmsg(s, &msg, 0) < 0)
+			err = errno;
+	}
+	close(fd);
+	if (s >= 0)
+		close(s);
+	return err;
+}
+
+static int fd_recv_write(const char *sock, const char *text)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u = { 0 };
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char data;
+	struct iovec iov = { .iov_base = &data, .iov_len = 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+			      .msg_controllen = sizeof(u.buf) };
+	struct cmsghdr *c;
+	int l = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), s, fd = -1, err = 0;
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", sock);
+	if (l < 0 || bind(l, (struct sockaddr *)&sa, sizeof(sa)) || listen(l, 1))
+		return errno;
+	s = accept4(l, NULL, NULL, SOCK_CLOEXEC);
+	if (s < 0 || recvmsg(s, &msg, 0) < 0) {
+		err = errno;
+	} else {
+		c = CMSG_FIRSTHDR(&msg);
+		if (c && c->cmsg_type == SCM_RIGHTS)
+			memcpy(&fd, CMSG_DATA(c), sizeof(int));
+		if (fd < 0)
+			err = (msg.msg_flags & MSG_CTRUNC) ? EPERM : EIO;
+		else if (write(fd, text, strlen(text)) < 0)
+			err = errno;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (s >= 0)
+		close(s);
+	close(l);
 	return err;
 }
 
@@ -947,6 +1024,10 @@ int main(int argc, char **argv)
 		err = fanout(arg);
 	else if (argc == 2 && !strcmp(what, "set-tid"))
 		err = set_tid(0, 1);
+	else if (argc == 4 && !strcmp(what, "fd-send"))
+		err = fd_send(arg, argv[3]);
+	else if (argc == 4 && !strcmp(what, "fd-recv-write"))
+		err = fd_recv_write(arg, argv[3]);
 	else if (argc == 3 && !strcmp(what, "tiocexcl"))
 		err = tiocexcl(arg);
 	else if (argc == 2 && !strcmp(what, "clone3-newpid"))
@@ -963,7 +1044,8 @@ int main(int argc, char **argv)
 			"shm-make|shm-get|shm-rm|msg-make|msg-send|msg-rm KEY | shm-rmid|msg-rmid ID | "
 			"audit get|set | nl-send PROTO GROUP | newnsid PID | fioasync PID CGROUP | "
 
-			"packet | raw PROTO | ping | fanout CGROUP | set-tid | clone3-newpid | set-tid-newpid | tiocexcl CGROUP\n");
+			"packet | raw PROTO | ping | fanout CGROUP | set-tid | clone3-newpid | set-tid-newpid | tiocexcl CGROUP | "
+			"fd-send SOCK FILE | fd-recv-write SOCK TEXT\n");
 		return 2;
 	}
 	printf("sp-probe: %s %s: %s\n", what, arg, err ? strerror(err) : "ok");

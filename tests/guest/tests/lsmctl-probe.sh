@@ -3,7 +3,8 @@
 # line's lsm= names bpf (Debian's kernel, booted without lsm=, has it by
 # default), the hook slots of lsm_cgroup (10 without the lab's series, 32
 # with it: kernel/config/lsm.config), every hook the engine and
-# self-protection use, the exit status, and the slots a policy takes.
+# self-protection use (cgroup_attach only with the series), the exit
+# status, and the slots a policy takes.
 . /lab/lib/lab.sh
 L=/lab/bin/lsmctl
 cg=/sys/fs/cgroup/probe
@@ -83,9 +84,14 @@ echo "$out" | grep -qF "  cgroup backend can run: $cgroup_text" &&
 	ok "text: the cgroup backend ($cgroup_text), the global one" ||
 	not_ok "text: the cgroup backend ($cgroup_text), the global one"
 # (the count is the guard's list, LAB_GUARD_HOOKS: not restated here)
-has '"self_protection":{"complete":true,"hooks":[1-9][0-9]*,"missing":\[\]}' &&
-	ok "self-protection is complete: all its hooks are there" ||
-	not_ok "self-protection is complete: all its hooks are there"
+# Moves within a subtree: only the series has cgroup_attach (patch 12).
+if [ "$LAB_SERIES" = 0 ]; then moves=false moves_text="may NOT move"; else moves=true moves_text="may move"; fi
+has '"self_protection":{"complete":true,"hooks":[1-9][0-9]*,"missing":\[\],"moves_within":'$moves'}' &&
+	ok "self-protection is complete: all its hooks are there, moves within: $moves" ||
+	not_ok "self-protection is complete: all its hooks are there, moves within: $moves"
+echo "$out" | grep -q "^  a guarded task $moves_text " &&
+	ok "text: a guarded task $moves_text tasks within its subtree" ||
+	not_ok "text: a guarded task $moves_text tasks within its subtree"
 has '"backends":{"cgroup":true,"global":true},"status":0}' &&
 	ok "-j: both backends, status 0" || not_ok "-j: both backends, status 0"
 

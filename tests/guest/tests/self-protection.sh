@@ -90,8 +90,12 @@ expect_eperm "pull a task from outside into its own cgroup" "echo $v2 >$cg/cgrou
 [ "$(cat /proc/$v2/cgroup)" = "$was" ] && ok "the task outside stayed outside" ||
 	not_ok "the task outside stayed outside" "$(cat /proc/$v2/cgroup)"
 kill $v1 $v2
-held "move itself within the subtree (cgroup.procs)" "echo \$\$ >$cg/inner/cgroup.procs"
-held "open a cgroup.threads inside the subtree for writing" "exec 3>$cg/inner/cgroup.threads"
+# moves within the subtree: judged at cgroup_attach where the kernel has
+# it (the series: cgroups-inside tests them), else refused at the open
+if [ "$LAB_SERIES" = 0 ]; then
+	held "move itself within the subtree (cgroup.procs)" "echo \$\$ >$cg/inner/cgroup.procs"
+	held "open a cgroup.threads inside the subtree for writing" "exec 3>$cg/inner/cgroup.threads"
+fi
 still_enforced "after the cgroup attempts"
 
 # undoing the policy

@@ -42,6 +42,7 @@ void test_leave(void)
 	attempt(cg.main, HOLD, true, "move itself to the root cgroup (cgroup.procs), read there",
 		"self-protection: file_open of a cgroup.procs for writing", p_leave_cgroup, NULL);
 	attempt(cg.main, HOLD, true, "clone3(CLONE_INTO_CGROUP) a child into the root cgroup, "
-		"read there", "self-protection: the guard's task_alloc refuses CLONE_INTO_CGROUP",
+		"read there", "self-protection: the guard's cgroup_attach (the series) or task_alloc "
+		"(6.1) refuses CLONE_INTO_CGROUP out of the subtree",
 		p_clone_into_root, NULL);
 }
