@@ -75,6 +75,8 @@ const char *cgroup_path_of(__u64 id)
 	wanted_id = id;
 	snprintf(found_path, sizeof(found_path), "?");
 	nftw(CGROUP_ROOT, find_cgroup, 16, FTW_PHYS | FTW_MOUNT);
+	if (!strcmp(found_path, "?"))
+		return "?";	/* not remembered: a cgroup made later may have the id */
 	i = next++ % PATH_CACHE;
 	cache[i].id = id;
 	snprintf(cache[i].path, sizeof(cache[i].path), "%s", found_path);

@@ -12,7 +12,7 @@
 /* Resolve a cgroup2 folder: its id, depth and path below CGROUP_ROOT; 0 or -errno. */
 int cgroup_resolve(const char *path, __u64 *id, __u32 *level, char *rel, size_t rellen,
 		   char *err, size_t errlen);
-/* The path below CGROUP_ROOT of the cgroup with @id, or "?" */
+/* The path below CGROUP_ROOT of the cgroup with @id, or "?" (found paths are remembered) */
 const char *cgroup_path_of(__u64 id);
 /* Was the cgroup with @id removed (ids are not reused)? */
 int cgroup_gone(__u64 id);
