@@ -78,7 +78,7 @@ TEST_PROGS := $(addprefix $(BUILD)/guest/test_progs/,test_progs expected-skips \
 
 vpath %.bpf.c $(sort $(dir $(BPF_SRCS)))
 
-.PHONY: all help deps deps-lsmctl kernels bpf guest initramfs loader lsmctl install uninstall fuzz fuzz-draft check \
+.PHONY: all help deps deps-lsmctl kernels bpf guest initramfs loader lsmctl install uninstall fuzz fuzz-draft fuzz-broker check \
 	host-test check-full check-debug check-load check-userland deps-userland checkpatch bench bench-quick \
 	demo vm clean distclean FORCE
 .DELETE_ON_ERROR:
@@ -283,6 +283,19 @@ $(BUILD)/fuzz/fuzz_draft: tests/fuzz/fuzz_draft.c loader/draft.c loader/draft.h 
 	@mkdir -p $(@D)
 	@echo "  FUZZ    $@"
 	@$(FUZZ_CC) -o $@ tests/fuzz/fuzz_draft.c loader/draft.c loader/policy.c loader/utf8.c $(FUZZ_LIBS)
+
+## fuzz-broker   libFuzzer on the broker's request parser: refused, or written back the same
+fuzz-broker: $(BUILD)/fuzz/fuzz_broker | deps
+	@mkdir -p $(BUILD)/fuzz/corpus-broker && cp -n tests/fuzz/corpus-broker/* $(BUILD)/fuzz/corpus-broker/
+	@$< -runs=$(RUNS) -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/ \
+		$(BUILD)/fuzz/corpus-broker 2>&1 | \
+		grep -E '^(#[0-9]+[[:space:]]+DONE|Done|stat::number_of_executed_units|==|SUMMARY|fuzz_broker:|artifact_prefix)|runtime error:' ; \
+		test $${PIPESTATUS[0]} -eq 0
+$(BUILD)/fuzz/fuzz_broker: tests/fuzz/fuzz_broker.c loader/broker_proto.c loader/broker_proto.h \
+		loader/errors.h
+	@mkdir -p $(@D)
+	@echo "  FUZZ    $@"
+	@$(FUZZ_CC) -o $@ tests/fuzz/fuzz_broker.c loader/broker_proto.c
 
 ## initramfs     busybox + the lab's guest files, for every kernel
 initramfs: $(INITRAMFS)

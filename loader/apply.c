@@ -417,6 +417,94 @@ static int follow_check(const char *rel, const struct apply_opts *o,
 	return 0;
 }
 
+/* The policy on the cgroup @id among @list's @n, or NULL. */
+static const struct lab_meta *meta_on(const struct stored *list, int n, __u64 id)
+{
+	for (int i = 0; i < n; i++)
+		if (list[i].meta.cgroup_id == id)
+			return &list[i].meta;
+	return NULL;
+}
+
+/*
+ * Is @scope on the chain of delegations that ends at @by (a policy's
+ * delegated_by): @by itself, or the scope that delegated @by's own
+ * policy, and so on up? The top of a chain is a scope whose policy the
+ * root outside applied; each hop goes up, so @n hops are enough.
+ */
+static bool chain_has(const struct stored *list, int n, __u64 by, __u64 scope)
+{
+	const struct lab_meta *m;
+
+	for (int hop = 0; by && hop <= n; hop++) {
+		if (by == scope)
+			return true;
+		m = meta_on(list, n, by);
+		by = m ? m->delegated_by : 0;
+	}
+	return false;
+}
+
+/* The top of @by's chain of delegations (chain_has()). */
+static __u64 chain_top(const struct stored *list, int n, __u64 by)
+{
+	const struct lab_meta *m;
+
+	for (int hop = 0; hop <= n; hop++) {
+		m = meta_on(list, n, by);
+		if (!m || !m->delegated_by)
+			break;
+		by = m->delegated_by;
+	}
+	return by;
+}
+
+/*
+ * Through the broker for the guarded cgroup @scope: @scope's policy is
+ * still there with self-protection; the policy on the cgroup @cgid, if
+ * any, came through the broker from @scope or a scope below it (a
+ * policy the root outside applied stays the root's); and with one of
+ * @n_rules rules on it (0: removed), the policies delegated from
+ * @scope's top scope down, nested scopes' included, stay within the
+ * LAB_BROKER_* limits. The lock held; 0, or -EPERM, -EDQUOT, -E2BIG
+ * with why in @err.
+ */
+static int delegation_check(__u64 scope, __u64 cgid, const char *rel, size_t n_rules,
+			    char *err, size_t errlen)
+{
+	const struct lab_meta *m;
+	struct stored *list;
+	int i, n, charged = 0, rc = 0;
+	__u64 top;
+
+	if (n_rules > LAB_BROKER_MAX_RULES)
+		return errf(err, errlen, -E2BIG, "%zu rules: a policy applied through the broker "
+			    "has %d at most", n_rules, LAB_BROKER_MAX_RULES);
+	n = stored_list(&list);
+	if (n < 0)
+		return errf(err, errlen, n, "the applied policies: %s", strerror(-n));
+	m = meta_on(list, n, scope);
+	top = chain_top(list, n, scope);
+	if (!m || !(m->flags & LAB_SELF_PROTECT))
+		rc = errf(err, errlen, -EPERM, "your subtree's policy (on %s) is gone",
+			  cgroup_path_of(scope));
+	m = meta_on(list, n, cgid);
+	if (!rc && m && !chain_has(list, n, m->delegated_by, scope))
+		rc = errf(err, errlen, -EPERM, "the policy on %s was not applied from your "
+			  "subtree (%s): only the root outside may change it", rel,
+			  cgroup_path_of(scope));
+	for (i = 0; i < n; i++)
+		if (list[i].meta.cgroup_id != cgid && list[i].meta.delegated_by &&
+		    chain_top(list, n, list[i].meta.delegated_by) == top)
+			charged++;
+	stored_list_free(list, n);
+	if (!rc && n_rules && charged >= LAB_BROKER_MAX_POLICIES)
+		rc = errf(err, errlen, -EDQUOT, "the subtree of %s has %d policies applied "
+			  "through the broker, nested ones included, the most it may: detach "
+			  "one first", cgroup_path_of(top), charged);
+	return rc;
+}
+
 int policy_apply(const char *file, const char *cgroup, const struct apply_opts *o,
 		 struct applied *out, char *err, size_t errlen)
 {
@@ -470,6 +558,11 @@ int policy_apply(const char *file, const char *cgroup, const struct apply_opts *
 			  LAB_MAX_POLICIES - 1);
 		goto out_store;
 	}
+	if (o->delegated_by) {
+		rc = delegation_check(o->delegated_by, cgid, rel, c.n_rules, err, errlen);
+		if (rc)
+			goto out_store;
+	}
 	c.conf.cgroup_id = cgid;
 	c.conf.cgroup_level = level;
 	c.conf.generation = store_next_generation(err, errlen);
@@ -480,6 +573,7 @@ int policy_apply(const char *file, const char *cgroup, const struct apply_opts *
 	fill_meta(&meta, &p, &c, shown, rel, backend, id);
 	meta.follow = o->follow;
 	meta.learning = o->learning;
+	meta.delegated_by = o->delegated_by;
 	rc = install(shown, &c, &meta, cgfd, err, errlen);
 	if (!rc) {
 		snprintf(out->name, sizeof(out->name), "%s", p.name);
@@ -528,7 +622,8 @@ static int waiting_for(const char *path, __u64 *id, char *rel, size_t rellen)
 	return rc;
 }
 
-int policy_detach(const char *cgroup, char *rel, size_t rellen, char *err, size_t errlen)
+int policy_detach(const char *cgroup, __u64 delegated_by, char *rel, size_t rellen, char *err,
+		  size_t errlen)
 {
 	char why[WHY_MAX / 2], final[256], old[256], id[24];
 	struct stat st;
@@ -548,9 +643,11 @@ int policy_detach(const char *cgroup, char *rel, size_t rellen, char *err, size_
 	store_pid_dir(old, sizeof(old), STORE_OLD, id);
 	if (stat(final, &st))
 		rc = errf(err, errlen, -ENOENT, "no policy on %s", rel);
-	else if (rename(final, old))
+	else if (delegated_by)
+		rc = delegation_check(delegated_by, cgid, rel, 0, err, errlen);
+	if (!rc && rename(final, old))
 		rc = errf(err, errlen, -errno, "detach %s: %s", rel, strerror(errno));
-	else
+	else if (!rc)
 		teardown(old);
 	if (!rc) {
 		rc = guard_sync(NULL, why, sizeof(why));

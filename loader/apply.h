@@ -45,6 +45,12 @@ struct apply_opts {
 	bool learning;		/* lsmctl learn's: removed once that lsmctl is gone */
 	/* what messages, list and show call the file (NULL: its path): not a temporary one */
 	const char *origin;
+	/*
+	 * Through the broker, for the guarded cgroup with this id (0: not):
+	 * a policy on the cgroup must have come the same way, and the
+	 * LAB_BROKER_* limits hold.
+	 */
+	__u64 delegated_by;
 };
 
 /*
@@ -75,7 +81,12 @@ struct policy_diff {
 int policy_diff(const char *file, const char *cgroup, const struct apply_opts *o,
 		struct policy_diff *d, char *err, size_t errlen);
 void policy_diff_free(struct policy_diff *d);
-/* Remove the policy on @cgroup; its path below CGROUP_ROOT in @rel. */
-int policy_detach(const char *cgroup, char *rel, size_t rellen, char *err, size_t errlen);
+/*
+ * Remove the policy on @cgroup; its path below CGROUP_ROOT in @rel.
+ * @delegated_by nonzero (the broker's): only a policy applied through the
+ * broker for that guarded cgroup.
+ */
+int policy_detach(const char *cgroup, __u64 delegated_by, char *rel, size_t rellen, char *err,
+		  size_t errlen);
 
 #endif /* LSMCTL_APPLY_H */

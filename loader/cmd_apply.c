@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 
+#include "broker.h"
 #include "output.h"
 #include "probe.h"
 #include "main.h"
@@ -30,7 +31,10 @@ static const char help_apply[] =
 	"audit mode and each class of access no rule closes, as check does.\n"
 	"--filler N adds N file rules by inode that match nothing (and N by path\n"
 	"when the policy has rules by path), for benchmarks of cost against rule\n"
-	"count.\n";
+	"count.\n"
+	"In a subtree with self-protection, which may not load BPF, apply asks\n"
+	"the broker (lsmctl serve, at $LSMCTL_BROKER or " BROKER_SOCKET ") for a\n"
+	"cgroup below the subtree's, on the global backend.\n";
 
 /* Apply @file to @cgroup; 0, or EXIT_FAIL (EXIT_NO_BPF_LSM) having printed why. */
 int apply_policy(const char *file, const char *cgroup, const struct apply_opts *ao)
@@ -164,9 +168,11 @@ static int print_diff(const char *file, const char *cgroup, const struct apply_o
 
 int cmd_apply(int argc, char **argv)
 {
+	char reply[BROKER_REPLY_MAX];
 	struct opts o;
 	int rc = parse_opts(argc, argv, help_apply, "cbjfmdF", &o);
 	struct apply_opts ao;
+	__u64 scope;
 
 	if (rc)
 		return rc;
@@ -176,6 +182,13 @@ int cmd_apply(int argc, char **argv)
 				  .filler = (size_t)o.filler, .audit = o.audit, .follow = o.follow };
 	if (o.dry_run)
 		return print_diff(o.args[0], o.cgroup, &ao, true);
+	if (broker_confined(&scope)) {
+		if (o.backend_given || o.follow || o.filler)
+			return usage_error(help_apply, "%s", "a confined lsmctl applies through the "
+					   "broker: on the global backend, without --follow or --filler");
+		return broker_said(broker_change(o.args[0], o.cgroup, o.audit, reply, sizeof(reply)),
+				   reply);
+	}
 	return apply_policy(o.args[0], o.cgroup, &ao);
 }
 

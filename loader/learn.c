@@ -866,7 +866,7 @@ int learn(const struct learn_opts *o, FILE *f, struct learned *out, char *err, s
 		errf(err, errlen, rc, "write the draft: %s", strerror(-rc));
 out:
 	journal_close(&j);
-	if (applied && policy_detach(cg, rel, sizeof(rel), text, sizeof(text)) && !rc)
+	if (applied && policy_detach(cg, 0, rel, sizeof(rel), text, sizeof(text)) && !rc)
 		rc = errf(err, errlen, -EIO, "%s", text);
 	for (tries = 0; made_cg && rmdir(cg) && errno == EBUSY && tries < 100; tries++)
 		usleep(50 * 1000);

@@ -44,6 +44,8 @@ static const char *const commands_help =
 	"  probe [-j]                       what the running kernel offers each backend\n"
 	"  learn [-o FILE] [--backend B] -- CMD [ARG...]\n"
 	"                                   a draft policy from what CMD does\n"
+	"  serve [SOCKET]                   the broker: policies below a confined subtree,\n"
+	"                                   for its root (apply and detach inside ask it)\n"
 	"  --version                        lsmctl's version\n"
 	"\n"
 	"-j prints JSON, one object a line, on every command (an error too, as\n"
@@ -262,6 +264,20 @@ void print_lines(char *lines)
  * "warnings" field of the object being written, else p_warn() each, on
  * stderr after what the command printed on stdout.
  */
+int broker_said(int rc, const char *reply)
+{
+	if (rc)
+		return p_err("the broker: %s", reply);
+	if (json) {
+		jsonw_start_object(json_wtr);
+		jsonw_string_field(json_wtr, "broker", reply);
+		jsonw_end_object(json_wtr);
+	} else {
+		printf("the broker: %s\n", reply);
+	}
+	return 0;
+}
+
 void print_warnings(const char *lines)
 {
 	char copy[POLICY_WARNINGS_MAX], *line, *save;
@@ -286,6 +302,7 @@ int main(int argc, char **argv)
 		{ "list", cmd_list },   { "show", cmd_show },   { "events", cmd_events },
 		{ "stats", cmd_stats }, { "run", cmd_run },     { "diff", cmd_diff },
 		{ "probe", cmd_probe }, { "--version", cmd_version }, { "learn", cmd_learn },
+		{ "serve", cmd_serve },
 	};
 	size_t i;
 

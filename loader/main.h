@@ -57,6 +57,8 @@ void print_warnings(const char *lines);
 /* Shared by commands: apply (run's too), and detach (run's). */
 int apply_policy(const char *file, const char *cgroup, const struct apply_opts *ao);
 int detach_policy(const char *cgroup, int quiet);
+/* The broker's answer (broker_change()'s @rc, its @reply): printed; 0 or EXIT_FAIL. */
+int broker_said(int rc, const char *reply);
 
 /* The commands: cmd_NAME.c each. */
 int cmd_check(int argc, char **argv);
@@ -70,5 +72,6 @@ int cmd_events(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_learn(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 #endif /* LSMCTL_MAIN_H */

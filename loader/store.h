@@ -64,6 +64,7 @@ struct lab_meta {
 	__u32 generation;	/* one an apply: lab_conf's, its events' */
 	__u32 learning;		/* lsmctl learn's (@pid's): removed once @pid is gone */
 	__u64 pid_start;	/* @pid's start (task_start()): another task given @pid has another */
+	__u64 delegated_by;	/* applied through the broker from this guarded cgroup (its id), or 0 */
 };
 
 /* A policy found under PIN_ROOT. */

@@ -81,6 +81,15 @@
  */
 #define LAB_EVENT_UP		8
 
+/*
+ * What a guarded subtree may have applied below it through the broker
+ * (lsmctl serve): policies at once, rules a policy, and a policy file's
+ * bytes. Its policies go on the global backend, which takes no hook slot.
+ */
+#define LAB_BROKER_MAX_POLICIES	8
+#define LAB_BROKER_MAX_RULES	256
+#define LAB_BROKER_POLICY_MAX	(64 * 1024)
+
 /* Strings in events (struct lab_event). */
 #define LAB_COMM_LEN		16	/* a task's comm: the kernel's TASK_COMM_LEN */
 #define LAB_NAME_LEN		LAB_PATH_NAME_LEN	/* a file's name, cut short */

@@ -62,6 +62,14 @@ if ! gcc "${cflags[@]}" -Ibuild/bpf -Iloader -o "$out/test_warnings" tests/unit/
 fi
 "$out/test_warnings" 2>&1 | sed 's/^\(not \)\{0,1\}ok \([0-9]*\) - /&warnings: /'
 
+if ! gcc "${cflags[@]}" -Iloader -o "$out/test_broker" tests/unit/test_broker.c \
+	loader/broker_proto.c -lcmocka 2>"$out/build.err"; then
+	echo "not ok - build the broker requests' unit tests"
+	sed 's/^/# /' "$out/build.err"
+	exit 1
+fi
+"$out/test_broker" 2>&1 | sed 's/^\(not \)\{0,1\}ok \([0-9]*\) - /&broker: /'
+
 if ! gcc "${cflags[@]}" -Ibuild/bpf -Iloader -o "$out/test_json_writer" \
 	tests/unit/test_json_writer.c $(ls loader/*.c | grep -v '/\(lsmctl\|cmd_[a-z]*\)\.c$') \
 	-lbpf -lyaml -lcmocka 2>"$out/build.err"; then
