@@ -395,7 +395,10 @@ static int perform(struct request *r, char *out, size_t outlen)
 	if (!strcmp(t, "?"))
 		return errf(out, outlen, -ENOENT, "no cgroup has id %llu",
 			    (unsigned long long)r->req.cgroup_id);
-	if (!cgroup_under(t, r->scope) || !strcmp(t, r->scope))
+	if (!strcmp(t, r->scope))
+		return errf(out, outlen, -EPERM, "self-protection: %s is your subtree's own cgroup, "
+			    "whose policy only the root outside changes", t);
+	if (!cgroup_under(t, r->scope))
 		return errf(out, outlen, -EPERM, "%s is not below your subtree's cgroup %s", t,
 			    r->scope);
 	snprintf(target, sizeof(target), CGROUP_ROOT "%s", t);
@@ -596,7 +599,9 @@ int broker_ask(const struct broker_req *req, const char *policy, char *reply, si
 		goto out;
 	}
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		rc = errf(reply, len, -errno, "the broker (lsmctl serve) at %s: %s", sa.sun_path,
+		rc = errf(reply, len, -errno, "this lsmctl is in a subtree with self-protection, "
+			  "which refuses changes from inside: run it from outside that subtree, or "
+			  "start the broker (lsmctl serve) outside; none at %s (%s)", sa.sun_path,
 			  strerror(errno));
 		goto out;
 	}
