@@ -116,7 +116,9 @@ bool broker_confined(__u64 *scope)
 	char own[PATH_MAX], scope_path[PATH_MAX];
 
 	*scope = 0;
-	if (cgroup_own(own, sizeof(own)) || store_open(false, scope_path, sizeof(scope_path)))
+	/* no store, no policy: and nothing is made for the question (store_open() would) */
+	if (access(PIN_ROOT, F_OK) || cgroup_own(own, sizeof(own)) ||
+	    store_open(false, scope_path, sizeof(scope_path)))
 		return false;
 	*scope = scope_of(own + strlen(CGROUP_ROOT), scope_path, sizeof(scope_path));
 	store_close();
