@@ -15,7 +15,7 @@ static const char help_serve[] =
 	"(LISTEN_FDS); one request at a time, each logged on stderr. A request is\n"
 	"honoured only for a cgroup strictly below the requester's subtree, only\n"
 	"on a policy that came the same way, on the global backend, within the\n"
-	"broker's limits (loader/POLICY.md, Nested policies). Runs until killed.\n";
+	"broker's limits (loader/POLICY.md, Nested policies from inside). Runs until killed.\n";
 
 int cmd_serve(int argc, char **argv)
 {
