@@ -306,7 +306,7 @@ $(INITRAMFS): tests/vm/mkinitramfs.sh tests/guest/init \
 		$(LANDLOCK_KSFT) $(TEST_PROGS)
 	@tests/vm/mkinitramfs.sh $@ $(BUILD)/guest/tests=lab/tests \
 		$(BUILD)/guest/bin=lab/bin $(BUILD)/bpf=lab/bpf +bpftool +mkreiserfs \
-		+iptables-nft +iptables-legacy +nft $(XTABLES_DIR)=$(XTABLES_DIR) \
+		+iptables-nft +iptables-legacy +nft +bwrap $(XTABLES_DIR)=$(XTABLES_DIR) \
 		$(BUILD)/guest/acpi=kernel/firmware/acpi $(BUILD)/guest/landlock=lab/landlock \
 		$(BUILD)/guest/test_progs=lab/test_progs \
 		$(BUILD)/guest/apparmor=lab/apparmor $(BUILD)/guest/selinux=lab/selinux \

@@ -27,6 +27,8 @@
 #define GUARD_DIR PIN_ROOT "/" GUARD_NAME
 /* guard_follow_mkdir(), on the cgroup_mkdir tracepoint while the guard is loaded */
 #define FOLLOW_LINK "link-cgroup_mkdir"
+/* guard_mntns_made(), at copy_mnt_ns()'s exit where the kernel can trace it */
+#define MNTNS_LINK "link-copy_mnt_ns"
 
 #define GUARD_HOOK_NAME(hook)	#hook,
 static const char *const guard_hooks[LAB_NR_GUARD_HOOKS] = { LAB_GUARD_HOOKS(GUARD_HOOK_NAME) };
@@ -65,19 +67,20 @@ static int guard_attach(struct bpf_program *prog, unsigned int hook, const char 
 }
 
 /*
- * Attach guard_follow_mkdir() and pin its link in @dir: it runs while
- * the guard is loaded, so that a guarded path a policy follows needs no
- * attach of its own. 0 or -errno.
+ * Attach @prog, a tracing program of the guard (@what names it), and
+ * pin its link in @dir as @link_name: it runs while the guard is
+ * loaded. 0 or -errno.
  */
-static int guard_follow_attach(struct guard *skel, const char *dir, char *err, size_t errlen)
+static int guard_trace_attach(struct bpf_program *prog, const char *what,
+			      const char *link_name, const char *dir, char *err, size_t errlen)
 {
-	struct bpf_link *link = bpf_program__attach_trace(skel->progs.guard_follow_mkdir);
+	struct bpf_link *link = bpf_program__attach_trace(prog);
 	char path[PATH_MAX];
 	int rc;
 
 	if (!link)
-		return errf(err, errlen, -errno, "attach tp_btf/cgroup_mkdir: %s", strerror(errno));
-	snprintf(path, sizeof(path), "%s/" FOLLOW_LINK, dir);
+		return errf(err, errlen, -errno, "attach %s: %s", what, strerror(errno));
+	snprintf(path, sizeof(path), "%s/%s", dir, link_name);
 	rc = bpf_link__pin(link, path) ? -errno : 0;
 	bpf_link__destroy(link);	/* the pin holds it, or it goes */
 	if (rc)
@@ -124,6 +127,8 @@ static int guard_load(char *err, size_t errlen)
 	}
 	/* task_alloc leaves CLONE_INTO_CGROUP to cgroup_attach */
 	skel->rodata->moves_judged = bpf_program__autoload(progs[LAB_GUARD_cgroup_attach]);
+	/* no mount namespace of its own without it: every mount stays refused */
+	bpf_program__set_autoload(skel->progs.guard_mntns_made, probe_mounts_inside(vmlinux));
 	rc = store_share_journal(skel->maps.journal, skel->maps.journal_head,
 				 skel->maps.journal_drafts, err, errlen);
 	if (!rc)
@@ -131,8 +136,16 @@ static int guard_load(char *err, size_t errlen)
 	for (h = 0; h < LAB_NR_GUARD_HOOKS && !rc; h++)
 		if (bpf_program__autoload(progs[h]))
 			rc = guard_attach(progs[h], h, tmp, err, errlen);
+	/*
+	 * A guarded path that a policy follows needs no attach of its own;
+	 * a mount namespace is noted from its start.
+	 */
 	if (!rc)
-		rc = guard_follow_attach(skel, tmp, err, errlen);
+		rc = guard_trace_attach(skel->progs.guard_follow_mkdir, "tp_btf/cgroup_mkdir",
+					FOLLOW_LINK, tmp, err, errlen);
+	if (!rc && bpf_program__autoload(skel->progs.guard_mntns_made))
+		rc = guard_trace_attach(skel->progs.guard_mntns_made, "fexit/copy_mnt_ns",
+					MNTNS_LINK, tmp, err, errlen);
 	if (!rc && rename(tmp, GUARD_DIR))
 		rc = errf(err, errlen, -errno, "rename %s: %s", tmp, strerror(errno));
 out:
@@ -157,7 +170,8 @@ static int guard_whole(void)
 	struct bpf_map *map;
 	struct stat st;
 	unsigned int h;
-	int whole = vmlinux && skel && !lstat(GUARD_DIR "/" FOLLOW_LINK, &st);
+	int whole = vmlinux && skel && !lstat(GUARD_DIR "/" FOLLOW_LINK, &st) &&
+		    (!probe_mounts_inside(vmlinux) || !lstat(GUARD_DIR "/" MNTNS_LINK, &st));
 
 	if (skel)
 		bpf_object__for_each_map(map, skel->obj)

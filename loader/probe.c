@@ -57,6 +57,7 @@ struct probe {
 	unsigned long long missing_guard;	/* a bit per enum lab_guard_hook */
 	bool can_global, can_cgroup, self_protection;
 	bool moves_judged;		/* cgroup_attach: moves within a subtree allowed */
+	bool mounts_inside;		/* copy_mnt_ns traced: mounts in a namespace of its own */
 	int guard_hooks;		/* the guard's hooks the kernel has */
 	int status;
 };
@@ -112,6 +113,15 @@ bool probe_lsm_hook(const struct btf *btf, const char *hook)
 
 	snprintf(name, sizeof(name), "bpf_lsm_%s", hook);
 	return btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) > 0;
+}
+
+/*
+ * Can the guard note the mount namespaces guarded tasks make (its fexit
+ * program on copy_mnt_ns(), which no LSM hook sees)?
+ */
+bool probe_mounts_inside(const struct btf *btf)
+{
+	return btf__find_by_name_kind(btf, "copy_mnt_ns", BTF_KIND_FUNC) > 0;
 }
 
 bool probe_moves_judged(void)
@@ -221,6 +231,7 @@ static void probe_kernel(struct probe *p)
 				p->missing_guard |= 1ull << h;
 		p->guard_hooks = LAB_NR_GUARD_HOOKS - __builtin_popcountll(p->missing_guard);
 		p->moves_judged = !(p->missing_guard & LAB_GUARD_OPTIONAL);
+		p->mounts_inside = probe_mounts_inside(btf);
 		p->missing_guard &= ~LAB_GUARD_OPTIONAL;
 		btf__free(btf);
 	}
@@ -334,6 +345,12 @@ static void print_text(const struct probe *p)
 		       "(cgroup_attach)\n" :
 		       "  a guarded task may NOT move tasks between cgroups, even within its subtree "
 		       "(no cgroup_attach hook: the lab's series has it)\n");
+	if (p->can_global)
+		printf(p->mounts_inside ?
+		       "  a guarded task may mount in a mount namespace of its own made with a "
+		       "user namespace of its own\n" :
+		       "  a guarded task may NOT mount, even in a mount namespace of its own "
+		       "(copy_mnt_ns cannot be traced)\n");
 
 	printf("Backends\n");
 	if (p->can_cgroup && p->slots >= hooks)
@@ -402,6 +419,7 @@ static void print_json(const struct probe *p, json_writer_t *w)
 	jsonw_name(w, "missing");
 	names_of(p->missing_guard, guard_hook_name, LAB_NR_GUARD_HOOKS, w);
 	jsonw_bool_field(w, "moves_within", p->moves_judged);
+	jsonw_bool_field(w, "mounts_inside", p->mounts_inside);
 	jsonw_end_object(w);
 	jsonw_name(w, "backends");
 	jsonw_start_object(w);

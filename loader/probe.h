@@ -26,6 +26,8 @@ bool probe_lsm_hook(const struct btf *btf, const char *hook);
  * the guard judges each move of a task between cgroups? Asked once.
  */
 bool probe_moves_judged(void);
+/* Can the guard note mount namespaces made inside (fexit on copy_mnt_ns)? */
+bool probe_mounts_inside(const struct btf *btf);
 int cmd_version(int argc, char **argv);
 
 /* What a policy's hooks would take of the running kernel's lsm_cgroup hook slots. */

@@ -31,6 +31,7 @@ pkgs=(
 	reiserfsprogs libcap-dev
 	gnuplot-nox flake8
 	iptables nftables
+	bubblewrap
 )
 
 case ${1:-} in

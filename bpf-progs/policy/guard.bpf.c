@@ -27,6 +27,7 @@
 #include "kdefs.bpf.h"
 #include "machine.bpf.h"
 #include "mount_api.bpf.h"
+#include "name_eq.bpf.h"
 #include "subtree.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -177,7 +178,7 @@ enum guard_ask {
 	GUARD_SIGNAL,		/* a signal outside, unless signal: allow */
 	GUARD_CGROUP,		/* a cgroup outside the subtree */
 	GUARD_TTY,		/* an ioctl on a device, unless a pty the subtree owns */
-	GUARD_IPC,		/* a SysV IPC object, unless made inside */
+	GUARD_MADE,		/* a SysV IPC object or mount namespace, unless made inside */
 	GUARD_MOVE,		/* a task moved: from and to the subtree, out of no guarded cgroup */
 };
 
@@ -190,7 +191,7 @@ struct guard_req {
 	struct cgroup *cgroup;	/* GUARD_CGROUP; GUARD_MOVE: where the task goes */
 	struct cgroup *src;	/* GUARD_MOVE: where it comes from */
 	struct tty_struct *tty;	/* GUARD_TTY: the pty whose owners are judged, or NULL */
-	const struct lab_ipc_inside *ipc;	/* GUARD_IPC: where it was made, or NULL */
+	const struct lab_ipc_inside *made;	/* GUARD_MADE: where it was made, or NULL */
 	struct dentry *dentry;
 };
 
@@ -283,11 +284,11 @@ static __always_inline int guard_denies(const struct lab_guard *g, const struct 
 		return !cgroup_below(g->cgroup_id, g->level, cgroup);
 	case GUARD_TTY:
 		return !req->tty || !tty_owned(g->cgroup_id, g->level, req->tty);
-	case GUARD_IPC:
-		if (!req->ipc)
+	case GUARD_MADE:
+		if (!req->made)
 			return 1;
 		for (int i = 0; i < LAB_IPC_GUARDS; i++)
-			if (req->ipc->guards[i] == g->cgroup_id)
+			if (req->made->guards[i] == g->cgroup_id)
 				return 0;
 		return 1;
 	case GUARD_MOVE:
@@ -349,6 +350,45 @@ static __always_inline int guard_deny(__u16 hook, __u32 number, struct dentry *d
 	};
 
 	return guard(&req);
+}
+
+/*
+ * Where an object is made: the guarded cgroups above the current task,
+ * the outermost LAB_IPC_GUARDS of them (GUARD_MADE: a SysV IPC object,
+ * a mount namespace, a file touched). made_inside() fills @c; c->n is 0
+ * when no guarded policy is above the task.
+ */
+struct made_collect {
+	const struct lab_guard_levels *levels;
+	__u32 mask;
+	__u32 n;
+	struct lab_ipc_inside v;
+};
+
+static long made_collect_step(__u32 level, void *data)
+{
+	struct made_collect *c = data;
+	__u64 id = ancestor_on(c->mask, c->levels->filter, level);
+
+	if (id == LAB_WALK_STOP || c->n >= LAB_IPC_GUARDS)
+		return 1;
+	if (!id || !bpf_map_lookup_elem(&guarded, &id))
+		return 0;
+	c->v.guards[c->n & (LAB_IPC_GUARDS - 1)] = id;
+	c->n++;
+	return 0;
+}
+
+static __always_inline void made_inside(struct made_collect *c)
+{
+	__u32 zero = 0;
+
+	c->levels = bpf_map_lookup_elem(&guard_levels, &zero);
+	if (!c->levels)
+		return;
+	c->mask = *(volatile __u32 *)&c->levels->mask;
+	if (c->mask)
+		bpf_loop(fls32(c->mask), made_collect_step, c, 0);
 }
 
 /*
@@ -1304,30 +1344,153 @@ GUARD_PROG(kernel_module_request, char *kmod_name)
 }
 
 /*
- * Mounts: one over /sys/fs/bpf or /sys/fs/cgroup hides the policy from
- * lsmctl, one over a program the kernel runs (modprobe) runs the
- * task's, and an unmount of the BPF filesystem drops every pin.
+ * Mounts. In the mount namespaces the machine's tasks share, none: one
+ * over /sys/fs/bpf or /sys/fs/cgroup hides the policy from lsmctl, one
+ * over a program the kernel runs (modprobe) runs the task's, and an
+ * unmount of the BPF filesystem drops every pin.
+ *
+ * In a mount namespace of the subtree's own, what a container runtime
+ * does: binds, moves, unmounts, pivot_root, propagation, per-mount
+ * flags, and new filesystems of an allow-list whose every mount is a
+ * new instance or judged by its inodes. Of its own (mntns_inside) is
+ * one a task of every guarded subtree above the caller made, with a
+ * user namespace of its own (the kernel then makes each shared mount
+ * copied a slave, so nothing mounted there propagates out) or from one
+ * of its own. So a mount there changes nothing a task outside sees,
+ * but for one that joins the namespace. Refused there too: a remount of
+ * a whole filesystem (its superblock is the machine's), and filesystems
+ * that would show a file under an inode no rule names (overlayfs, FUSE,
+ * a disk's: not on the list). A subtree rule's allow does not reach
+ * across mounts in such a namespace (match_walk.bpf.h), so a mount under
+ * an allowed folder allows nothing more.
  */
-GUARD_PROG(sb_mount, const char *dev_name, const struct path *path, const char *type,
-	     unsigned long flags, void *data)
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, LAB_MAX_MNTNS_INSIDE);
+	__type(key, __u64);	/* struct mnt_namespace's seq: never reused until reboot */
+	__type(value, struct lab_ipc_inside);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} mntns_inside SEC(".maps");
+
+static __always_inline struct mnt_namespace *current_mntns(void)
 {
-	return guard_deny(LAB_GUARD_sb_mount, flags, path->dentry);
+	return BPF_CORE_READ(bpf_get_current_task_btf(), nsproxy, mnt_ns);
+}
+
+/*
+ * A mount namespace made by copy_mnt_ns() (clone() or unshare() with
+ * CLONE_NEWNS): noted when a guarded task made it as above. No LSM hook
+ * sees a namespace made: this is an fexit program, attached with the
+ * guard where the kernel can trace copy_mnt_ns() (else nothing is of
+ * its own and every mount stays refused).
+ */
+SEC("fexit/copy_mnt_ns")
+int BPF_PROG(guard_mntns_made, unsigned long flags, struct mnt_namespace *ns,
+	     struct user_namespace *user_ns, struct fs_struct *new_fs, struct mnt_namespace *ret)
+{
+	struct made_collect c = {};
+	struct lab_ipc_inside *from;
+	__u64 seq;
+	int i, j;
+
+	if (!(flags & CLONE_NEWNS) || (unsigned long)ret >= (unsigned long)-4095L || !ret)
+		return 0;
+	made_inside(&c);
+	if (!c.n)
+		return 0;
+	if (user_ns == ns->user_ns) {
+		/* shared mounts stay shared: only from a namespace of every such guard's own */
+		seq = ns->seq;
+		from = bpf_map_lookup_elem(&mntns_inside, &seq);
+		if (!from)
+			return 0;
+		for (i = 0; i < LAB_IPC_GUARDS; i++) {
+			if (!c.v.guards[i])
+				continue;
+			for (j = 0; j < LAB_IPC_GUARDS; j++)
+				if (from->guards[j] == c.v.guards[i])
+					break;
+			if (j == LAB_IPC_GUARDS)
+				return 0;
+		}
+	}
+	seq = ret->seq;
+	bpf_map_update_elem(&mntns_inside, &seq, &c.v, BPF_ANY);
+	return 0;
+}
+
+/*
+ * -EPERM unless the current task's mount namespace is of its own and
+ * @mnt (NULL: none to check) is in it.
+ */
+static __always_inline int guard_mount(__u16 hook, __u32 number, struct vfsmount *mnt,
+				       struct dentry *dentry)
+{
+	struct guard_req req = { .hook = hook, .ask = GUARD_MADE, .number = number,
+				 .dentry = dentry };
+	struct mnt_namespace *ns = current_mntns();
+	struct mount *m;
+	__u64 seq;
+
+	seq = BPF_CORE_READ(ns, seq);
+	req.made = bpf_map_lookup_elem(&mntns_inside, &seq);
+	if (mnt) {
+		m = (void *)mnt - bpf_core_field_offset(struct mount, mnt);
+		if (BPF_CORE_READ(m, mnt_ns) != ns)
+			req.made = NULL;
+	}
+	return guard(&req);
+}
+
+/* Filesystems a mount of which is a new instance, or shows inodes judged as the machine's */
+static __always_inline int fs_mountable(const char *type)
+{
+	char name[16] = {};
+
+	if (!type || bpf_probe_read_kernel_str(name, sizeof(name), type) < 0)
+		return 0;
+	if (name_eq(name, "tmpfs") || name_eq(name, "ramfs") || name_eq(name, "proc") ||
+	    name_eq(name, "sysfs") || name_eq(name, "devpts") || name_eq(name, "mqueue"))
+		return 1;
+	/* cgroup2's mount options are the whole hierarchy's but in a cgroup namespace */
+	return name_eq(name, "cgroup2") &&
+	       BPF_CORE_READ(bpf_get_current_task_btf(), nsproxy, cgroup_ns, ns.inum) !=
+	       PROC_CGROUP_INIT_INO;
+}
+
+GUARD_PROG(sb_mount, const char *dev_name, const struct path *path, const char *type,
+	   unsigned long flags, void *data)
+{
+	__u32 number = (__u32)flags;
+
+	/* path_mount()'s order: a remount of a whole filesystem, or a new one off the list */
+	if (flags & MS_REMOUNT) {
+		if (!(flags & MS_BIND))
+			return guard_deny(LAB_GUARD_sb_mount, number, path->dentry);
+	} else if (!(flags & (MS_BIND | MS_SHARED | MS_PRIVATE | MS_SLAVE | MS_UNBINDABLE |
+			      MS_MOVE)) && !fs_mountable(type)) {
+		return guard_deny(LAB_GUARD_sb_mount, number, path->dentry);
+	}
+	return guard_mount(LAB_GUARD_sb_mount, number, path->mnt, path->dentry);
 }
 
 GUARD_PROG(sb_umount, struct vfsmount *mnt, int flags)
 {
-	return guard_deny(LAB_GUARD_sb_umount, flags, mnt->mnt_root);
+	return guard_mount(LAB_GUARD_sb_umount, flags, mnt, mnt->mnt_root);
 }
 
 /* pivot_root: a new root for every task whose root was the old one */
 GUARD_PROG(sb_pivotroot, const struct path *old_path, const struct path *new_path)
 {
-	return guard_deny(LAB_GUARD_sb_pivotroot, 0, new_path->dentry);
+	return guard_mount(LAB_GUARD_sb_pivotroot, 0, old_path->mnt, new_path->dentry) ?:
+	       guard_mount(LAB_GUARD_sb_pivotroot, 0, new_path->mnt, new_path->dentry);
 }
 
+/* (open_tree(), whose detached trees move_mount() attaches, is refused at capable) */
 GUARD_PROG(move_mount, const struct path *from_path, const struct path *to_path)
 {
-	return guard_deny(LAB_GUARD_move_mount, 0, to_path->dentry);
+	return guard_mount(LAB_GUARD_move_mount, 0, from_path->mnt, to_path->dentry) ?:
+	       guard_mount(LAB_GUARD_move_mount, 0, to_path->mnt, to_path->dentry);
 }
 
 /*
@@ -1435,7 +1598,7 @@ static __always_inline int sys_admin_allowed(long nr, const struct cred *cred)
 	case NR_PTRACE: case NR_MOUNT: case NR_UMOUNT2:
 	case NR_UNSHARE: case NR_PERF_EVENT_OPEN: case NR_FANOTIFY_INIT:
 	case NR_FANOTIFY_MARK: case NR_SETNS: case NR_SECCOMP:
-	case NR_BPF: case NR_MOVE_MOUNT:
+	case NR_BPF: case NR_MOVE_MOUNT: case NR_PIVOT_ROOT:
 		return 1;
 	case NR_SETHOSTNAME:
 	case NR_SETDOMAINNAME:
@@ -1475,8 +1638,12 @@ GUARD_PROG(capable, const struct cred *cred, struct user_namespace *ns, int cap,
 
 	if (cap == CAP_SYS_ADMIN) {
 		nr = current_syscall();
-		/* the new mount API and swap: in any user namespace */
-		if (mount_api_syscall(nr) || nr == NR_SWAPON || nr == NR_SWAPOFF) {
+		/*
+		 * the new mount API and swap: in any user namespace
+		 * (pivot_root: sb_pivotroot judges it)
+		 */
+		if ((mount_api_syscall(nr) && nr != NR_PIVOT_ROOT) || nr == NR_SWAPON ||
+		    nr == NR_SWAPOFF) {
 			req.number = (__u32)nr;
 			return guard(&req);
 		}
@@ -1961,43 +2128,15 @@ read:
  * the *ctl hooks for removal and IPC_SET, which an owner (root: every
  * root-made object's) may do without a capability.
  */
-struct ipc_collect {
-	const struct lab_guard_levels *levels;
-	__u32 mask;
-	__u32 n;
-	struct lab_ipc_inside v;
-};
-
-static long ipc_collect_step(__u32 level, void *data)
-{
-	struct ipc_collect *c = data;
-	__u64 id = ancestor_on(c->mask, c->levels->filter, level);
-
-	if (id == LAB_WALK_STOP || c->n >= LAB_IPC_GUARDS)
-		return 1;
-	if (!id || !bpf_map_lookup_elem(&guarded, &id))
-		return 0;
-	c->v.guards[c->n & (LAB_IPC_GUARDS - 1)] = id;
-	c->n++;
-	return 0;
-}
-
 /* A new object: noted when a guarded task makes it; -ENOSPC when it cannot be. */
 static __always_inline int ipc_note(struct kern_ipc_perm *perm)
 {
-	struct ipc_collect c = {};
+	struct made_collect c = {};
 	__u64 key = (__u64)perm;
-	__u32 zero = 0;
 
 	if (!in_init_ipc())
 		return 0;
-	c.levels = bpf_map_lookup_elem(&guard_levels, &zero);
-	if (!c.levels)
-		return 0;
-	c.mask = *(volatile __u32 *)&c.levels->mask;
-	if (!c.mask)
-		return 0;
-	bpf_loop(fls32(c.mask), ipc_collect_step, &c, 0);
+	made_inside(&c);
 	if (!c.n)
 		return 0;
 	/* an object its subtree could not use, refused while it can be */
@@ -2019,19 +2158,12 @@ static __always_inline void touched_key(struct lab_touched *k, struct inode *ino
  */
 static __always_inline int touch(struct inode *inode)
 {
-	struct ipc_collect c = {};
+	struct made_collect c = {};
 	struct lab_touched k = {};
-	__u32 zero = 0;
 
 	if (!inode || (inode->i_mode & S_IFMT) != S_IFREG)
 		return 0;
-	c.levels = bpf_map_lookup_elem(&guard_levels, &zero);
-	if (!c.levels)
-		return 0;
-	c.mask = *(volatile __u32 *)&c.levels->mask;
-	if (!c.mask)
-		return 0;
-	bpf_loop(fls32(c.mask), ipc_collect_step, &c, 0);
+	made_inside(&c);
 	if (!c.n)
 		return 0;
 	touched_key(&k, inode);
@@ -2040,13 +2172,13 @@ static __always_inline int touch(struct inode *inode)
 
 static __always_inline int ipc_judge(__u16 hook, struct kern_ipc_perm *perm, __u32 number)
 {
-	struct guard_req req = { .hook = hook, .ask = GUARD_IPC, .number = number };
+	struct guard_req req = { .hook = hook, .ask = GUARD_MADE, .number = number };
 	__u64 key = (__u64)perm;
 
 	/* IPC_INFO and its kin name no object */
 	if (!perm || !in_init_ipc())
 		return 0;
-	req.ipc = bpf_map_lookup_elem(&ipc_inside, &key);
+	req.made = bpf_map_lookup_elem(&ipc_inside, &key);
 	return guard(&req);
 }
 

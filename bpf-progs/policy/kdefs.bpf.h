@@ -151,9 +151,19 @@
 #define BIT_ULL(n)		(1ULL << (n))
 #define PROC_UTS_INIT_INO	0xEFFFFFFEU	/* linux/proc_ns.h: the machine's UTS namespace */
 #define PROC_IPC_INIT_INO	0xEFFFFFFFU	/* and its IPC namespace */
+#define PROC_CGROUP_INIT_INO	0xEFFFFFFBU	/* and its cgroup namespace */
 #define RTM_NEWNSID		88
 #define RTM_NEWLINK		16
 #define RTM_SETLINK		19
+
+/* uapi/linux/mount.h: mount(2)'s flags, as path_mount() tells them apart */
+#define MS_REMOUNT		0x00000020
+#define MS_BIND			0x00001000
+#define MS_MOVE			0x00002000
+#define MS_UNBINDABLE		(1U << 17)
+#define MS_PRIVATE		(1U << 18)
+#define MS_SLAVE		(1U << 19)
+#define MS_SHARED		(1U << 20)
 
 /* linux/ptrace.h */
 #define PTRACE_MODE_ATTACH	0x02

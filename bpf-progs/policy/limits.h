@@ -17,6 +17,11 @@
 #define LAB_IPC_GUARDS		4	/* nested guarded cgroups a SysV IPC object made inside names */
 #define LAB_MAX_IPC_INSIDE	(1 << 15)	/* SysV IPC objects made by guarded tasks (msgmni's, semmni's 32000) */
 #define LAB_MAX_TOUCHED		(1 << 14)	/* regular files guarded tasks changed the mode, owner, ACL, name or mapped bytes of */
+/*
+ * Mount namespaces guarded tasks made, in which they may mount: the
+ * least recently used forgotten past this (mounts there refused).
+ */
+#define LAB_MAX_MNTNS_INSIDE	4096
 #define LAB_MAX_GENL_INSIDE	64	/* generic netlink families usable in a netns of its own (loader/genl.c) */
 #define LAB_MAX_RULES		4096	/* rules a policy file: numbers below engine.h's LAB_RULE_* */
 /*

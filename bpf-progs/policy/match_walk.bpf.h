@@ -24,10 +24,11 @@
 struct walk_ctx {
 	struct dentry *d;
 	struct lab_file_key key;	/* the policy and device; mount_step()'s lookups */
-	__u32 class;
+	__u16 class;
 	__u16 rule;
 	__u8 deny;
 	__u8 done;	/* a rule found, or the filesystem's root reached */
+	__u8 deny_only;	/* past mounts a user namespace's root made: allows stay below */
 	/* past a mount (mount_step()): read with probes, no BTF type there */
 	__u64 mnt;	/* struct mount * */
 	__u64 up;	/* struct dentry *, in mnt: its rules next */
@@ -98,6 +99,13 @@ static long walk_step(__u32 i, void *data)
  * there, mount after mount, to the mount namespace's root. Subtree
  * rules only: a mount point's own rule is not the file's. The climb's
  * levels and crossings share LAB_MAX_DEPTH.
+ *
+ * In a mount namespace of a user namespace other than the machine's
+ * (w->deny_only), a confined task may have made the mounts (the guard's
+ * mounts of its own): a tmpfs it filled, or a bind of a folder it may
+ * write, mounted below a folder an allow covers would get that allow.
+ * There a subtree's deny reaches across mounts and its allow does not:
+ * the climb goes on past it, to a deny above or to the default.
  */
 static long mount_step(__u32 i, void *data)
 {
@@ -111,12 +119,14 @@ static long mount_step(__u32 i, void *data)
 	barrier_var(c);
 	if (c >= LAB_FILE_CLASSES || !d)
 		return 1;
+	if (!i)	/* (here, which the verifier checks once, not at each class's call) */
+		w->deny_only = !!BPF_CORE_READ(mnt, mnt_ns, user_ns, level);
 	inode = BPF_CORE_READ(d, d_inode);
 	if (inode) {
 		w->key.dev = BPF_CORE_READ(d, d_sb, s_dev);
 		w->key.ino = BPF_CORE_READ(inode, i_ino);
 		v = bpf_map_lookup_elem(&file_rules, &w->key);
-		if (v && v->tree[c]) {
+		if (v && v->tree[c] && (((v->tree_deny >> c) & 1) || !w->deny_only)) {
 			w->rule = v->tree[c];
 			w->deny = (v->tree_deny >> c) & 1;
 			w->done = 1;

@@ -14,6 +14,7 @@
 #include "engine.h"
 #include "kdefs.bpf.h"
 #include "machine.bpf.h"
+#include "name_eq.bpf.h"
 #include "request.bpf.h"
 #include "subtree.bpf.h"
 
@@ -52,16 +53,6 @@ static __always_inline int name_is(struct dentry *d, const char *want, int len)
 
 /* Is @d's name the string literal @lit? */
 #define NAME_IS(d, lit)	name_is(d, lit, sizeof(lit) - 1)
-
-/* Is the name read into @name (16 bytes, NUL-padded) the literal @lit? */
-#define name_eq(name, lit)	name_eq_len(name, lit, sizeof(lit))
-static __always_inline int name_eq_len(const char *name, const char *want, int size)
-{
-	for (int i = 0; i < size && i < 16; i++)	/* the NUL too */
-		if (name[i] != want[i])
-			return 0;
-	return 1;
-}
 
 /*
  * Is @dentry (a struct dentry *) one of the task's own /proc files it

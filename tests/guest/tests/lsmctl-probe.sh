@@ -86,12 +86,16 @@ echo "$out" | grep -qF "  cgroup backend can run: $cgroup_text" &&
 # (the count is the guard's list, LAB_GUARD_HOOKS: not restated here)
 # Moves within a subtree: only the series has cgroup_attach (patch 12).
 if [ "$LAB_SERIES" = 0 ]; then moves=false moves_text="may NOT move"; else moves=true moves_text="may move"; fi
-has '"self_protection":{"complete":true,"hooks":[1-9][0-9]*,"missing":\[\],"moves_within":'$moves'}' &&
+has '"self_protection":{"complete":true,"hooks":[1-9][0-9]*,"missing":\[\],"moves_within":'$moves',"mounts_inside":true}' &&
 	ok "self-protection is complete: all its hooks are there, moves within: $moves" ||
 	not_ok "self-protection is complete: all its hooks are there, moves within: $moves"
 echo "$out" | grep -q "^  a guarded task $moves_text " &&
 	ok "text: a guarded task $moves_text tasks within its subtree" ||
 	not_ok "text: a guarded task $moves_text tasks within its subtree"
+# every lab kernel can trace copy_mnt_ns(): mounts in a namespace of its own
+echo "$out" | grep -q "^  a guarded task may mount in a mount namespace of its own " &&
+	ok "text: a guarded task may mount in a mount namespace of its own" ||
+	not_ok "text: a guarded task may mount in a mount namespace of its own"
 has '"backends":{"cgroup":true,"global":true},"status":0}' &&
 	ok "-j: both backends, status 0" || not_ok "-j: both backends, status 0"
 
