@@ -496,6 +496,119 @@ static int guard_dirs_add(struct compiled *c)
 	return 0;
 }
 
+/* The subtree rules' entry for folder @path, or NULL. */
+static const struct file_entry *tree_entry(const struct compiled *c, const char *path)
+{
+	struct stat st;
+	__u32 dev;
+	size_t i;
+
+	if (path_kernel_dev(path[0] ? path : "/", &st, &dev))
+		return NULL;
+	for (i = 0; i < c->n_files; i++)
+		if (c->files[i].key.ino == st.st_ino && c->files[i].key.dev == dev)
+			return &c->files[i];
+	return NULL;
+}
+
+/* mountinfo's escapes (\040 for a space...) undone in place */
+static void unescape_octal(char *s)
+{
+	char *out = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*out++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
+			s += 3;
+		} else {
+			*out++ = *s;
+		}
+	}
+	*out = '\0';
+}
+
+/*
+ * A filesystem mounted below a subtree rule's folder at apply is under
+ * the rule by the climb across mounts; bound elsewhere, in a mount
+ * namespace of a confined task's own, it would not be. So where the
+ * nearest subtree rule above its mount point denies a class, the deny is
+ * keyed on the filesystem's root too (unless a rule of the policy keys
+ * that class there): it follows the filesystem wherever it is mounted.
+ * Binds are left out: what they show is reachable where it is anyway.
+ * 0, or -1 when out of memory.
+ */
+static int mounted_denies_add(struct compiled *c)
+{
+	char line[2 * PATH_MAX], root[PATH_MAX], at[PATH_MAX], *slash;
+	const struct file_entry *up;
+	struct file_entry *e, *grown;
+	unsigned int cls, todo;
+	struct stat st;
+	size_t i;
+	__u32 dev;
+	FILE *f;
+	int rc = 0;
+
+	for (i = 0; i < c->n_files && !c->files[i].val.tree_deny; i++)
+		;
+	if (i == c->n_files)
+		return 0;	/* no subtree deny */
+	f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return 0;	/* (no mounts to add: what the climb reaches stays) */
+	while (!rc && fgets(line, sizeof(line), f)) {
+		/* ID PARENT MAJ:MIN ROOT MOUNT_POINT ... */
+		if (sscanf(line, "%*s %*s %*s %4095s %4095s", root, at) != 2 ||
+		    strcmp(root, "/") || !strcmp(at, "/"))
+			continue;
+		unescape_octal(at);
+		if (path_kernel_dev(at, &st, &dev) || !S_ISDIR(st.st_mode))
+			continue;
+		todo = 0;
+		for (cls = 0; cls < LAB_FILE_CLASSES; cls++)
+			todo |= 1u << cls;
+		e = NULL;
+		for (i = 0; i < c->n_files; i++)
+			if (c->files[i].key.ino == st.st_ino && c->files[i].key.dev == dev)
+				e = &c->files[i];
+		for (cls = 0; e && cls < LAB_FILE_CLASSES; cls++)
+			if (e->val.tree[cls])
+				todo &= ~(1u << cls);
+		/* up from the mount point's folder: the nearest subtree rule of each class */
+		while (todo && (slash = strrchr(at, '/'))) {
+			*slash = '\0';
+			up = tree_entry(c, at);
+			for (cls = 0; up && cls < LAB_FILE_CLASSES; cls++) {
+				if (!((todo >> cls) & 1) || !up->val.tree[cls])
+					continue;
+				todo &= ~(1u << cls);
+				if (!((up->val.tree_deny >> cls) & 1))
+					continue;	/* an allow reaches no further than the climb */
+				if (!e) {
+					grown = realloc(c->files, (c->n_files + 1) * sizeof(*c->files));
+					if (!grown) {
+						rc = -1;
+						break;
+					}
+					c->files = grown;
+					e = &c->files[c->n_files++];
+					memset(e, 0, sizeof(*e));
+					e->key.ino = st.st_ino;
+					e->key.dev = dev;
+					up = tree_entry(c, at);	/* (c->files moved) */
+				}
+				e->val.tree[cls] = up->val.tree[cls];
+				e->val.tree_deny |= 1u << cls;
+			}
+			if (!at[0])
+				break;
+		}
+	}
+	fclose(f);
+	return rc;
+}
+
 /*
  * A rule with '*' middle components: in its anchor @dir's entry, the
  * components of @rest ("*", or names; parse_mglob() bounds them). 0, or
@@ -655,6 +768,8 @@ static int compile_file_rule(struct said *said, const struct policy_rule *r, uns
 	if (!r->file.subtree && (access & ACCESS_CREATE))
 		return compile_fail(said, r, "create applies to a directory's subtree: write %s/**",
 				    r->file.path);
+	if (path_on_view(r->file.path))
+		c->conf.flags |= LAB_RULES_ON_VIEWS;
 	if (r->file.mglob)
 		return compile_mglob_rule(said, r, index, access, c);
 	/* by path, but for a subtree, 'match: inode' and the root (no name) */
@@ -810,7 +925,7 @@ static int compile(struct said *said, const struct policy *p, struct compiled *c
 		compile_fail(said, past, "%u bind and connect rules at most, not %zu",
 			     LAB_MAX_NET_RULES, c->n_nets);
 	}
-	if (!said->errors && guard_dirs_add(c))
+	if (!said->errors && (guard_dirs_add(c) || mounted_denies_add(c)))
 		compile_fail(said, NULL, "out of memory");
 	if (said->errors) {
 		compiled_free(c);

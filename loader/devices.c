@@ -2,10 +2,13 @@
 /* Paths to the device the engine sees (see devices.h). */
 #define _GNU_SOURCE	/* statx() */
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 
 #include "devices.h"
@@ -66,4 +69,21 @@ int path_kernel_dev(const char *path, struct stat *st, __u32 *dev)
 	}
 	fclose(f);
 	return 0;
+}
+
+bool path_on_view(const char *path)
+{
+	char p[PATH_MAX];
+	struct statfs sfs;
+	char *slash;
+
+	snprintf(p, sizeof(p), "%s", path);
+	while (statfs(p[0] ? p : "/", &sfs)) {
+		slash = strrchr(p, '/');
+		if (!slash || !p[0])
+			return false;
+		*slash = '\0';
+	}
+	return sfs.f_type == PROC_SUPER_MAGIC || sfs.f_type == SYSFS_MAGIC ||
+	       sfs.f_type == CGROUP2_SUPER_MAGIC;
 }

@@ -11,6 +11,7 @@
 #define LSMCTL_DEVICES_H
 
 #include <linux/types.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <sys/stat.h>
 
@@ -24,5 +25,12 @@ int mountinfo_dev(FILE *mountinfo, __u64 mnt_id, __u32 *dev);
  * with errno (stat's). The last mount's device is cached: rules cluster.
  */
 int path_kernel_dev(const char *path, struct stat *st, __u32 *dev);
+
+/*
+ * Is the filesystem at @path, or at the nearest folder above it that
+ * exists, one whose every new mount shows the same objects under another
+ * device (proc, sysfs, cgroup2)?
+ */
+bool path_on_view(const char *path);
 
 #endif /* LSMCTL_DEVICES_H */

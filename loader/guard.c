@@ -194,7 +194,7 @@ static int guard_of(const struct lab_meta *m, struct lab_guard *g)
 	memset(g, 0, sizeof(*g));	/* follow: none, lsmctl's entry */
 	g->cgroup_id = m->cgroup_id;
 	g->level = m->cgroup_level;
-	g->flags = m->flags & (LAB_AUDIT | LAB_GUARD_SIGNAL);
+	g->flags = m->flags & (LAB_AUDIT | LAB_GUARD_SIGNAL | LAB_RULES_ON_VIEWS);
 	g->generation = m->generation;
 	return 1;
 }

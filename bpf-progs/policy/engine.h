@@ -109,6 +109,7 @@ enum lab_hook {
 	X(sb_mount)			\
 	X(sb_umount)			\
 	X(sb_pivotroot)			\
+	X(sb_remount)			\
 	X(move_mount)			\
 	X(capable)			\
 	X(locked_down)			\
@@ -413,7 +414,7 @@ struct lab_follow_key {
 struct lab_guard {
 	__u64 cgroup_id;
 	__u32 level;
-	__u32 flags;		/* LAB_AUDIT, LAB_GUARD_SIGNAL */
+	__u32 flags;		/* LAB_AUDIT, LAB_GUARD_SIGNAL, LAB_RULES_ON_VIEWS */
 	/*
 	 * A followed path's (apply --follow): its number, the same in its
 	 * guard_follows template and in every entry guard_follow_mkdir()
@@ -424,6 +425,12 @@ struct lab_guard {
 };
 
 #define LAB_GUARD_SIGNAL	(1U << 8)	/* signal: allow, outside too */
+/*
+ * The policy's files rules name files of proc, sysfs or cgroup2, every
+ * new mount of which shows the same objects under another device, where
+ * no rule is keyed: its subtree mounts none of them (lsmctl at compile).
+ */
+#define LAB_RULES_ON_VIEWS	(1U << 9)
 
 /*
  * A SysV IPC object of the initial IPC namespace made by a guarded

@@ -186,6 +186,7 @@ struct guard_req {
 	__u16 hook;		/* enum lab_guard_hook */
 	__u8 ask;		/* enum guard_ask */
 	__u8 quiet;		/* no event: the caller asked for none (NOAUDIT) */
+	__u8 view;		/* GUARD_MADE: a new mount of proc, sysfs or cgroup2 */
 	__u32 number;		/* a command, signal or mode, for the event; GUARD_MOVE: leaves_held() */
 	struct task_struct *target;
 	struct cgroup *cgroup;	/* GUARD_CGROUP; GUARD_MOVE: where the task goes */
@@ -285,7 +286,7 @@ static __always_inline int guard_denies(const struct lab_guard *g, const struct 
 	case GUARD_TTY:
 		return !req->tty || !tty_owned(g->cgroup_id, g->level, req->tty);
 	case GUARD_MADE:
-		if (!req->made)
+		if (!req->made || (req->view && (g->flags & LAB_RULES_ON_VIEWS)))
 			return 1;
 		for (int i = 0; i < LAB_IPC_GUARDS; i++)
 			if (req->made->guards[i] == g->cgroup_id)
@@ -439,6 +440,22 @@ GUARD_PROG(bpf_map, struct bpf_map *map, fmode_t fmode)
 }
 
 /*
+ * A mount namespace the machine's user namespace owns, copied from one
+ * a user namespace below owns: the mounts a guarded task made there
+ * would come along into a namespace where the engine's allows reach
+ * across mounts (match_walk.bpf.h), and the machine's root could mount
+ * in it. @flags: clone()'s or unshare()'s.
+ */
+static __always_inline int copies_up(unsigned long flags)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	return (flags & CLONE_NEWNS) && !(flags & CLONE_NEWUSER) &&
+	       !BPF_CORE_READ(task, cred, user_ns, level) &&
+	       BPF_CORE_READ(task, nsproxy, mnt_ns, user_ns, level);
+}
+
+/*
  * clone3()'s two CAP_SYS_ADMIN checks told apart: copy_namespaces()'s,
  * for new namespaces, asked once, and alloc_pid()'s for each pid
  * set_tid names (CAP_SYS_ADMIN, then CAP_CHECKPOINT_RESTORE, of the
@@ -474,6 +491,8 @@ GUARD_PROG(task_alloc, struct task_struct *task, unsigned long clone_flags)
 
 	if ((clone_flags & CLONE_INTO_CGROUP) && !moves_judged)
 		return guard_deny(LAB_GUARD_task_alloc, 0, NULL);
+	if (copies_up(clone_flags))
+		return guard_deny(LAB_GUARD_task_alloc, CLONE_NEWNS, NULL);
 	ns = (clone_flags & CLONE_NS_CHECKED) && !(clone_flags & CLONE_NEWUSER);
 	cur = bpf_get_current_task_btf();
 	pending = bpf_task_storage_get(&clone_ns, cur, 0,
@@ -1393,8 +1412,9 @@ int BPF_PROG(guard_mntns_made, unsigned long flags, struct mnt_namespace *ns,
 	__u64 seq;
 	int i, j;
 
-	if (!(flags & CLONE_NEWNS) || (unsigned long)ret >= (unsigned long)-4095L || !ret)
-		return 0;
+	if (!(flags & CLONE_NEWNS) || (unsigned long)ret >= (unsigned long)-4095L || !ret ||
+	    !BPF_CORE_READ(ret, user_ns, level))
+		return 0;	/* (the machine's user namespace's: copies_up() refuses those) */
 	made_inside(&c);
 	if (!c.n)
 		return 0;
@@ -1420,20 +1440,27 @@ int BPF_PROG(guard_mntns_made, unsigned long flags, struct mnt_namespace *ns,
 }
 
 /*
- * -EPERM unless the current task's mount namespace is of its own and
- * @mnt (NULL: none to check) is in it.
+ * -EPERM unless the current task's mount namespace is of its own, the
+ * task is in a user namespace of its own, and @mnt (NULL: none to
+ * check) is in that mount namespace. In the machine's user namespace a
+ * task's capabilities reach the machine's superblocks (an unmount of
+ * its own root remounts one read-only) and any filesystem type: there,
+ * joined to a namespace of its own by setns(), it mounts nothing.
  */
 static __always_inline int guard_mount(__u16 hook, __u32 number, struct vfsmount *mnt,
-				       struct dentry *dentry)
+				       struct dentry *dentry, __u8 view)
 {
 	struct guard_req req = { .hook = hook, .ask = GUARD_MADE, .number = number,
-				 .dentry = dentry };
+				 .dentry = dentry, .view = view };
+	struct task_struct *task = bpf_get_current_task_btf();
 	struct mnt_namespace *ns = current_mntns();
 	struct mount *m;
 	__u64 seq;
 
 	seq = BPF_CORE_READ(ns, seq);
 	req.made = bpf_map_lookup_elem(&mntns_inside, &seq);
+	if (!BPF_CORE_READ(task, cred, user_ns, level))
+		req.made = NULL;
 	if (mnt) {
 		m = (void *)mnt - bpf_core_field_offset(struct mount, mnt);
 		if (BPF_CORE_READ(m, mnt_ns) != ns)
@@ -1442,55 +1469,84 @@ static __always_inline int guard_mount(__u16 hook, __u32 number, struct vfsmount
 	return guard(&req);
 }
 
-/* Filesystems a mount of which is a new instance, or shows inodes judged as the machine's */
+
+/*
+ * Filesystems a mount of which is a new instance, or shows inodes judged
+ * as the machine's: FS_NEW. FS_VIEW: one that shows the machine's
+ * objects under a device of its own, where files rules keyed on the
+ * machine's mount do not reach (refused under a policy with such rules,
+ * LAB_RULES_ON_VIEWS). FS_NONE: any other.
+ */
+enum { FS_NONE, FS_NEW, FS_VIEW };
+
 static __always_inline int fs_mountable(const char *type)
 {
 	char name[16] = {};
 
 	if (!type || bpf_probe_read_kernel_str(name, sizeof(name), type) < 0)
-		return 0;
-	if (name_eq(name, "tmpfs") || name_eq(name, "ramfs") || name_eq(name, "proc") ||
-	    name_eq(name, "sysfs") || name_eq(name, "devpts") || name_eq(name, "mqueue"))
-		return 1;
+		return FS_NONE;
+	if (name_eq(name, "tmpfs") || name_eq(name, "ramfs") || name_eq(name, "devpts") ||
+	    name_eq(name, "mqueue"))
+		return FS_NEW;
+	if (name_eq(name, "proc") || name_eq(name, "sysfs"))
+		return FS_VIEW;
 	/* cgroup2's mount options are the whole hierarchy's but in a cgroup namespace */
-	return name_eq(name, "cgroup2") &&
-	       BPF_CORE_READ(bpf_get_current_task_btf(), nsproxy, cgroup_ns, ns.inum) !=
-	       PROC_CGROUP_INIT_INO;
+	if (name_eq(name, "cgroup2") &&
+	    BPF_CORE_READ(bpf_get_current_task_btf(), nsproxy, cgroup_ns, ns.inum) !=
+	    PROC_CGROUP_INIT_INO)
+		return FS_VIEW;
+	return FS_NONE;
 }
 
 GUARD_PROG(sb_mount, const char *dev_name, const struct path *path, const char *type,
 	   unsigned long flags, void *data)
 {
 	__u32 number = (__u32)flags;
+	int fs = FS_NEW;
 
 	/* path_mount()'s order: a remount of a whole filesystem, or a new one off the list */
 	if (flags & MS_REMOUNT) {
 		if (!(flags & MS_BIND))
 			return guard_deny(LAB_GUARD_sb_mount, number, path->dentry);
 	} else if (!(flags & (MS_BIND | MS_SHARED | MS_PRIVATE | MS_SLAVE | MS_UNBINDABLE |
-			      MS_MOVE)) && !fs_mountable(type)) {
-		return guard_deny(LAB_GUARD_sb_mount, number, path->dentry);
+			      MS_MOVE))) {
+		fs = fs_mountable(type);
+		if (fs == FS_NONE)
+			return guard_deny(LAB_GUARD_sb_mount, number, path->dentry);
 	}
-	return guard_mount(LAB_GUARD_sb_mount, number, path->mnt, path->dentry);
+	return guard_mount(LAB_GUARD_sb_mount, number, path->mnt, path->dentry, fs == FS_VIEW);
 }
 
+/* (a forced unmount aborts a network or FUSE filesystem's requests for everyone) */
 GUARD_PROG(sb_umount, struct vfsmount *mnt, int flags)
 {
-	return guard_mount(LAB_GUARD_sb_umount, flags, mnt, mnt->mnt_root);
+	if (flags & MNT_FORCE)
+		return guard_deny(LAB_GUARD_sb_umount, flags, mnt->mnt_root);
+	return guard_mount(LAB_GUARD_sb_umount, flags, mnt, mnt->mnt_root, 0);
+}
+
+/*
+ * A superblock reconfigured: every mount of it, the machine's included,
+ * whatever path got here (a remount, fsconfig(), the unmount of a
+ * task's own root, which remounts its filesystem read-only).
+ */
+GUARD_PROG(sb_remount, struct super_block *sb, void *mnt_opts)
+{
+	return guard_deny(LAB_GUARD_sb_remount, 0, sb->s_root);
 }
 
 /* pivot_root: a new root for every task whose root was the old one */
 GUARD_PROG(sb_pivotroot, const struct path *old_path, const struct path *new_path)
 {
-	return guard_mount(LAB_GUARD_sb_pivotroot, 0, old_path->mnt, new_path->dentry) ?:
-	       guard_mount(LAB_GUARD_sb_pivotroot, 0, new_path->mnt, new_path->dentry);
+	return guard_mount(LAB_GUARD_sb_pivotroot, 0, old_path->mnt, new_path->dentry, 0) ?:
+	       guard_mount(LAB_GUARD_sb_pivotroot, 0, new_path->mnt, new_path->dentry, 0);
 }
 
 /* (open_tree(), whose detached trees move_mount() attaches, is refused at capable) */
 GUARD_PROG(move_mount, const struct path *from_path, const struct path *to_path)
 {
-	return guard_mount(LAB_GUARD_move_mount, 0, from_path->mnt, to_path->dentry) ?:
-	       guard_mount(LAB_GUARD_move_mount, 0, to_path->mnt, to_path->dentry);
+	return guard_mount(LAB_GUARD_move_mount, 0, from_path->mnt, to_path->dentry, 0) ?:
+	       guard_mount(LAB_GUARD_move_mount, 0, to_path->mnt, to_path->dentry, 0);
 }
 
 /*
@@ -1550,11 +1606,14 @@ GUARD_PROG(move_mount, const struct path *from_path, const struct path *to_path)
  */
 #define PR_SET_MM	35
 
-/* The current system call's first argument (x86-64's calls: current_syscall()). */
+/* The current system call's first argument (an i386 call's in bx, current_syscall()). */
 static __always_inline unsigned long current_arg0(void)
 {
-	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
 
+	if (task->thread_info.status & TS_COMPAT)
+		return (__u32)BPF_CORE_READ(regs, bx);
 	return BPF_CORE_READ(regs, di);
 }
 
@@ -1595,8 +1654,10 @@ static __always_inline int sys_admin_allowed(long nr, const struct cred *cred)
 	case NR_READ: case NR_WRITE: case NR_IOCTL: case NR_PREAD64:
 	case NR_PWRITE64: case NR_READV: case NR_WRITEV:
 	case NR_SETSOCKOPT: case NR_CLONE: case NR_FORK: case NR_VFORK:
+	case NR_UNSHARE:
+		return !copies_up(current_arg0());
 	case NR_PTRACE: case NR_MOUNT: case NR_UMOUNT2:
-	case NR_UNSHARE: case NR_PERF_EVENT_OPEN: case NR_FANOTIFY_INIT:
+	case NR_PERF_EVENT_OPEN: case NR_FANOTIFY_INIT:
 	case NR_FANOTIFY_MARK: case NR_SETNS: case NR_SECCOMP:
 	case NR_BPF: case NR_MOVE_MOUNT: case NR_PIVOT_ROOT:
 		return 1;

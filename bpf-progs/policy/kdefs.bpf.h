@@ -164,6 +164,7 @@
 #define MS_PRIVATE		(1U << 18)
 #define MS_SLAVE		(1U << 19)
 #define MS_SHARED		(1U << 20)
+#define MNT_FORCE		0x00000001	/* umount2(2): the filesystem's umount_begin() */
 
 /* linux/ptrace.h */
 #define PTRACE_MODE_ATTACH	0x02

@@ -100,13 +100,27 @@ static long walk_step(__u32 i, void *data)
  * rules only: a mount point's own rule is not the file's. The climb's
  * levels and crossings share LAB_MAX_DEPTH.
  *
- * In a mount namespace of a user namespace other than the machine's
- * (w->deny_only), a confined task may have made the mounts (the guard's
- * mounts of its own): a tmpfs it filled, or a bind of a folder it may
- * write, mounted below a folder an allow covers would get that allow.
- * There a subtree's deny reaches across mounts and its allow does not:
- * the climb goes on past it, to a deny above or to the default.
+ * In a mount namespace of a user namespace other than the machine's, or
+ * in none (w->deny_only, mount_narrow()), a confined task may have made
+ * the mounts (the guard's mounts of its own): a tmpfs it filled, or a
+ * bind of a folder it may write, mounted below a folder an allow covers
+ * would get that allow. Past such a mount a subtree's deny reaches and
+ * its allow does not: the climb goes on past it, to a deny above or to
+ * the default.
  */
+/*
+ * Past @mnt, do allows reach? Not in a namespace of a user namespace
+ * other than the machine's, nor where no namespace vouches for the
+ * mounts (unmounted lazily, still connected: no namespace; a detached
+ * tree of open_tree(): an anonymous one, seq 0). Fails closed.
+ */
+static __always_inline __u8 mount_narrow(struct mount *mnt)
+{
+	struct mnt_namespace *ns = BPF_CORE_READ(mnt, mnt_ns);
+
+	return !ns || !BPF_CORE_READ(ns, seq) || BPF_CORE_READ(ns, user_ns, level);
+}
+
 static long mount_step(__u32 i, void *data)
 {
 	struct walk_ctx *w = data;
@@ -119,8 +133,12 @@ static long mount_step(__u32 i, void *data)
 	barrier_var(c);
 	if (c >= LAB_FILE_CLASSES || !d)
 		return 1;
-	if (!i)	/* (here, which the verifier checks once, not at each class's call) */
-		w->deny_only = !!BPF_CORE_READ(mnt, mnt_ns, user_ns, level);
+	/*
+	 * (here, which the verifier checks once, not at each class's call;
+	 * and a value it cannot know before the loop: see match_inode())
+	 */
+	if (!i)
+		w->deny_only = mount_narrow(mnt);
 	inode = BPF_CORE_READ(d, d_inode);
 	if (inode) {
 		w->key.dev = BPF_CORE_READ(d, d_sb, s_dev);
@@ -139,6 +157,7 @@ static long mount_step(__u32 i, void *data)
 		return 0;
 	}
 	/* the root of mnt's filesystem: on to where mnt is mounted */
+	w->deny_only |= mount_narrow(mnt);
 	up = BPF_CORE_READ(mnt, mnt_parent);
 	if (!up || up == mnt) {
 		w->done = 1;	/* the namespace's root mount */

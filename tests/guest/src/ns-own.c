@@ -16,6 +16,8 @@
  *   ns-own fdprop                in a user and mount namespace of its own,
  *                                make the machine's root mount shared
  *                                through a descriptor opened before
+ *   ns-own umountroot DIR        chroot into DIR, then unmount its root
+ *                                (which remounts its filesystem read-only)
  *   ns-own rooted CGROUP -- CMD... in a mount namespace whose root is a
  *                                bind of the machine's, as a real root
  *                                filesystem is (pivot_root cannot leave
@@ -167,9 +169,15 @@ int main(int argc, char **argv)
 		i++;	/* NSFILE, CGROUP */
 	if (!strcmp(how, "fdprop"))
 		return fdprop();
+	if (!strcmp(how, "umountroot") && argc == 3) {
+		if (chroot(argv[2]) || chdir("/"))
+			return fail("chroot");
+		return umount2("/", 0) ? fail("umount2 /") : 0;
+	}
 	if (i + 1 >= argc || strcmp(argv[i], "--")) {
 		fprintf(stderr, "usage: ns-own user|root [-C] -- CMD..., ns-own plain -- CMD..., "
-			"ns-own join NSFILE -- CMD..., ns-own rooted CGROUP -- CMD..., ns-own fdprop\n");
+			"ns-own join NSFILE -- CMD..., ns-own rooted CGROUP -- CMD..., ns-own fdprop, "
+			"ns-own umountroot DIR\n");
 		return 2;
 	}
 	if (!strcmp(how, "user"))

@@ -27,6 +27,12 @@ sock=/run/lsmctl/broker-mnt-$backend.sock
 export LSMCTL_BROKER=$sock
 mkdir -p $cg/box $ctl $mine $bin/host $bin/x $bin/y /tmp/ci-mnt-l1 /tmp/ci-mnt-l2 /tmp/ci-mnt-m
 echo secret >$secret
+# a filesystem mounted below a denied folder before apply (its deny
+# follows it wherever it is bound), and the machine's tmpfs for remounts
+deny=/tmp/ci-mnt-deny
+mkdir -p $deny/data /tmp/ci-mnt-host /tmp/ci-mnt-r /tmp/ci-mnt-r2
+mount -t tmpfs none $deny/data && echo x >$deny/data/secret
+mount -t tmpfs -o size=8m none /tmp/ci-mnt-host
 cp /bin/busybox $mine/true	# (busybox runs the applet its name says)
 # exec: an allow-list (default: deny) of the guest's programs and $bin
 {
@@ -35,6 +41,7 @@ cp /bin/busybox $mine/true	# (busybox runs the applet its name says)
 		printf '  - exec: %s/**\n    action: allow\n' $d
 	done
 	printf '  - files: %s\n    access: read\n    action: deny\n' $secret
+	printf '  - files: %s/**\n    access: read\n    action: deny\n' $deny
 } >/tmp/ci-mnt-$backend.yaml
 $L serve $sock 2>/tmp/ci-mnt-broker.log &
 broker=$!
@@ -80,6 +87,18 @@ rooted_denied() {
 	fi
 }
 
+# Namespaces of its own: each kind the kernel has (stock and lsm have no
+# IPC and UTS namespaces), made by unshare(2) from inside.
+# (busybox's unshare -m always mounts: ns-own plain makes one alone)
+for ns in user:"unshare -U" mnt:"$O plain --" pid:"unshare -p -f" net:"unshare -n" \
+	uts:"unshare -u" ipc:"unshare -i"; do
+	if [ -e /proc/self/ns/${ns%%:*} ]; then
+		works "a ${ns%%:*} namespace of its own (${ns#*:})" "${ns#*:} true"
+	else
+		skip "a ${ns%%:*} namespace of its own" "$LAB_VARIANT has no ${ns%%:*} namespaces"
+	fi
+done
+
 # Mounts in namespaces of its own.
 works "a tmpfs mounted in a user and mount namespace of its own" \
 	"$O user -- sh -c 'mount -t tmpfs none /tmp/ci-mnt-m && touch /tmp/ci-mnt-m/f'"
@@ -102,8 +121,6 @@ $O user -- sh -c 'mount -t tmpfs none /tmp/ci-mnt-m && mkdir /tmp/ci-mnt-m/old &
 	cd /tmp/ci-mnt-m && pivot_root . old && /old/bin/umount -l /old && [ ! -e /old/lab ]'
 EOF
 rooted "pivot_root into a tmpfs, the old root unmounted" /tmp/ci-mnt-pivot
-works "a tmpfs mounted as the machine's root, in a namespace of its own (setns)" \
-	"$O root -- mount -t tmpfs none /tmp/ci-mnt-m"
 
 # Refused where tasks outside would see it.
 refused "a tmpfs mounted in a mount namespace with no user namespace of its own" \
@@ -123,7 +140,21 @@ kill $outer $v
 denied "the machine's root mount made shared through a descriptor opened before" "$O fdprop"
 refused "a remount of a whole filesystem it mounted (remount,size=)" \
 	"$O user -- sh -c 'mount -t tmpfs none /tmp/ci-mnt-m && mount -o remount,size=1m /tmp/ci-mnt-m'"
-mkdir -p /tmp/ci-mnt-host && mount -t tmpfs -o size=8m none /tmp/ci-mnt-host
+# As the machine's root joined (setns) to a namespace of its own, whose
+# capabilities reach the machine's superblocks: no mount at all there.
+refused "a tmpfs mounted as the machine's root, joined to a namespace of its own" \
+	"$O root -- mount -t tmpfs none /tmp/ci-mnt-m"
+ur="$O root -- sh -c 'mount --bind /tmp/ci-mnt-host /tmp/ci-mnt-m && exec $O umountroot /tmp/ci-mnt-m'"
+if control "its root, a bind of the machine's tmpfs, unmounted (remounts the tmpfs read-only)" "$ur"; then
+	! touch /tmp/ci-mnt-host/f 2>/dev/null && ok "control: the machine's tmpfs went read-only" ||
+		not_ok "control: the machine's tmpfs went read-only"
+	mount -o remount,rw /tmp/ci-mnt-host
+	denied "its root, a bind of the machine's tmpfs, unmounted" "$ur"
+	touch /tmp/ci-mnt-host/f && ok "the machine's tmpfs stays writable" ||
+		not_ok "the machine's tmpfs stays writable"
+fi
+refused "umount -f of a bind of the machine's tmpfs (a filesystem's umount_begin)" \
+	"$O root -- sh -c 'mount --bind /tmp/ci-mnt-host /tmp/ci-mnt-m && umount -f /tmp/ci-mnt-m'"
 refused "a remount of the machine's tmpfs, as the machine's root in a namespace of its own" \
 	"$O root -- mount -o remount,size=9m /tmp/ci-mnt-host"
 refused "a fresh BPF filesystem, as the machine's root in a namespace of its own" \
@@ -150,7 +181,52 @@ refused "exec from a tmpfs it mounted below $bin/**" \
 	"$O user -- sh -c 'mount -t tmpfs none $bin/x && cp $mine/true $bin/x/ && $bin/x/true'"
 refused "exec through a bind of its own folder below $bin/**" \
 	"$O user -- sh -c 'mount --bind $mine $bin/y && $bin/y/true'"
+# ... nor one carried into a namespace the machine's user namespace owns
+refused "exec from its tmpfs below $bin/**, in a copy of its namespace the machine's root makes" \
+	"$O root -- unshare -m sh -c 'mount -t tmpfs none $bin/x && cp $mine/true $bin/x/ && $bin/x/true'"
+carried() {	# CGROUP: a namespace of its own with a program on a tmpfs below $bin, kept
+	in_cg $1 "$O user -- sh -c 'mount -t tmpfs none $bin/x && cp $mine/true $bin/x/ &&
+		echo \$\$ >/tmp/ci-mnt-pid && exec sleep 60'" &
+	for _i in 1 2 3 4 5; do [ -s /tmp/ci-mnt-pid ] && break; sleep 1; done
+}
+rm -f /tmp/ci-mnt-pid
+carried $ctl
+c="$O join /proc/\$(cat /tmp/ci-mnt-pid)/ns/mnt -- unshare -m $bin/x/true"
+control "its tmpfs below $bin/** carried into a copy the machine's root makes, run there" "$c"
+kill $(cat /tmp/ci-mnt-pid) 2>/dev/null
+rm -f /tmp/ci-mnt-pid
+carried $cg
+denied "its tmpfs below $bin/** carried into a copy the machine's root makes, run there" "$c"
+kill $(cat /tmp/ci-mnt-pid) 2>/dev/null
+# ... nor one no namespace vouches for (unmounted lazily, its child still connected)
+refused "exec from its tmpfs below $bin/**, kept connected by a lazy unmount" \
+	"$O user -- sh -c 'mount --bind $bin /tmp/ci-mnt-r && mount -t tmpfs none /tmp/ci-mnt-r/x &&
+		cp $mine/true /tmp/ci-mnt-r/x/ && exec $O user -- sh -c \"mount --rbind /tmp/ci-mnt-r /tmp/ci-mnt-r2 &&
+		cd /tmp/ci-mnt-r2/x && umount -l /tmp/ci-mnt-r2 && ./true\"'"
 denied "read the secret in a namespace of its own" "$O user -- cat $secret"
+
+# A subtree deny follows a filesystem mounted below it at apply wherever it is bound.
+denied "read below $deny/**, on the filesystem mounted there" "cat $deny/data/secret"
+refused "read it through a bind of that filesystem elsewhere, in a namespace of its own" \
+	"$O user -- sh -c 'mount --bind $deny/data /tmp/ci-mnt-m && cat /tmp/ci-mnt-m/secret'"
+
+# Under a policy with rules on proc's files, no proc of its own (a new
+# instance shows them under another device).
+views=/sys/fs/cgroup/ci-mnt-views-$backend
+mkdir -p $views
+printf 'name: ci-mnt-views\nrules:\n  - files: /proc/version\n    access: read\n    action: deny\n' \
+	>/tmp/ci-mnt-views.yaml
+check "apply a policy with a rule on /proc/version to $views" \
+	$L apply /tmp/ci-mnt-views.yaml --cgroup $views --backend $backend
+in_cg $views "cat /proc/version" >$lab_out 2>&1 && not_ok "held: read /proc/version" ||
+	ok "held: read /proc/version"
+pv="$O user -- unshare -p -f sh -c 'mount -t proc proc /tmp/ci-mnt-m && cat /tmp/ci-mnt-m/version'"
+control "proc of its own, its version read" "$pv"
+in_cg $views "$pv" >$lab_out 2>&1
+[ $? != 0 ] && says_eperm $lab_out && ok "held: proc of its own under a policy with rules on proc" ||
+	not_ok "held: proc of its own under a policy with rules on proc" "$(head -c 300 $lab_out)"
+$L detach --cgroup $views >/dev/null
+rmdir $views
 
 # A container: bubblewrap, in user, mount, pid, IPC, UTS and cgroup namespaces.
 if command -v bwrap >/dev/null; then
@@ -208,4 +284,5 @@ kill $broker
 
 $L detach --cgroup $cg >/dev/null && ok "detach from outside" || not_ok "detach from outside"
 rmdir $cg/box $cg $ctl 2>/dev/null
-rm -rf $mine $bin $box_secret /tmp/ci-mnt-l1 /tmp/ci-mnt-l2 /tmp/ci-mnt-m /tmp/ci-mnt-host
+umount $deny/data
+rm -rf $mine $bin $box_secret $deny /tmp/ci-mnt-r /tmp/ci-mnt-r2 /tmp/ci-mnt-l1 /tmp/ci-mnt-l2 /tmp/ci-mnt-m /tmp/ci-mnt-host
