@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "text.h"
 #include "errors.h"
 
 #define FILEID_KERNFS	0xfe	/* include/linux/exportfs.h: a kernfs node's 64-bit id */
@@ -132,9 +133,7 @@ int cgroup_own(char *buf, size_t len)
 
 int cgroup_under(const char *path, const char *top)
 {
-	size_t n = strlen(top);
-
-	return !strcmp(top, "/") || (!strncmp(path, top, n) && (!path[n] || path[n] == '/'));
+	return path_under(path, top);
 }
 
 void cgroup_write(const char *dir, const char *name, const char *value)

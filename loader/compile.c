@@ -528,46 +528,114 @@ static void unescape_octal(char *s)
 	*out = '\0';
 }
 
+/* A line of /proc/self/mountinfo: its device, the folder it shows, where. */
+struct mount_line {
+	char dev[32];
+	char root[PATH_MAX];
+	char at[PATH_MAX];
+};
+
+/* The mount table, a malloc()ed array in *@out: its length, or -1. */
+static int mount_lines(struct mount_line **out)
+{
+	char line[3 * PATH_MAX];
+	struct mount_line *all = NULL, *grown;
+	int n = 0, cap = 0;
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			grown = realloc(all, cap * sizeof(*all));
+			if (!grown) {
+				n = -1;
+				break;
+			}
+			all = grown;
+		}
+		/* ID PARENT MAJ:MIN ROOT MOUNT_POINT ... */
+		if (sscanf(line, "%*s %*s %31s %4095s %4095s", all[n].dev, all[n].root,
+			   all[n].at) != 3)
+			continue;
+		unescape_octal(all[n].root);
+		unescape_octal(all[n].at);
+		n++;
+	}
+	fclose(f);
+	if (n < 0)
+		free(all);
+	else
+		*out = all;
+	return n;
+}
+
 /*
- * A filesystem mounted below a subtree rule's folder at apply is under
- * the rule by the climb across mounts; bound elsewhere, in a mount
- * namespace of a confined task's own, it would not be. So where the
- * nearest subtree rule above its mount point denies a class, the deny is
- * keyed on the filesystem's root too (unless a rule of the policy keys
- * that class there): it follows the filesystem wherever it is mounted.
- * Binds are left out: what they show is reachable where it is anyway.
- * 0, or -1 when out of memory.
+ * Which of @classes the nearest subtree rule at @path or above it
+ * denies (a mask), and each class's rule in @rules (NULL: not wanted).
+ * @from_parent: start at @path's folder, not @path.
+ */
+static unsigned int nearest_denies(const struct compiled *c, const char *path,
+				   unsigned int classes, bool from_parent, __u16 *rules)
+{
+	char at[PATH_MAX], *slash;
+	const struct file_entry *up;
+	unsigned int cls, denied = 0;
+
+	snprintf(at, sizeof(at), "%s", path);
+	if (from_parent && (slash = strrchr(at, '/')))
+		*slash = '\0';
+	for (;;) {
+		up = tree_entry(c, at);
+		for (cls = 0; up && cls < LAB_FILE_CLASSES; cls++) {
+			if (!((classes >> cls) & 1) || !up->val.tree[cls])
+				continue;
+			classes &= ~(1u << cls);
+			denied |= ((up->val.tree_deny >> cls) & 1) << cls;
+			if (rules)
+				rules[cls] = up->val.tree[cls];
+		}
+		slash = strrchr(at, '/');
+		if (!classes || !slash || !at[0])
+			return denied;
+		*slash = '\0';
+	}
+}
+
+/*
+ * A filesystem, or a folder or file of one, mounted below a subtree
+ * rule's folder at apply is under the rule by the climb across mounts;
+ * bound elsewhere, in a mount namespace of a confined task's own, it
+ * would not be. So where the nearest subtree rule above its mount point
+ * denies a class, the deny is keyed on what the mount shows too (unless
+ * a rule of the policy keys that class there): it follows it wherever
+ * it is mounted. Not when another mount shows it, or a folder above it,
+ * where no deny of the class reaches: it is reachable there anyway, and
+ * the key would deny it there too. 0, or -1 when out of memory.
  */
 static int mounted_denies_add(struct compiled *c)
 {
-	char line[2 * PATH_MAX], root[PATH_MAX], at[PATH_MAX], *slash;
-	const struct file_entry *up;
+	struct mount_line *all = NULL;
 	struct file_entry *e, *grown;
-	unsigned int cls, todo;
+	unsigned int cls, todo, denied;
+	__u16 rules[LAB_FILE_CLASSES];
 	struct stat st;
 	size_t i;
 	__u32 dev;
-	FILE *f;
-	int rc = 0;
+	int n, k, m, rc = 0;
 
 	for (i = 0; i < c->n_files && !c->files[i].val.tree_deny; i++)
 		;
 	if (i == c->n_files)
 		return 0;	/* no subtree deny */
-	f = fopen("/proc/self/mountinfo", "re");
-	if (!f)
-		return 0;	/* (no mounts to add: what the climb reaches stays) */
-	while (!rc && fgets(line, sizeof(line), f)) {
-		/* ID PARENT MAJ:MIN ROOT MOUNT_POINT ... */
-		if (sscanf(line, "%*s %*s %*s %4095s %4095s", root, at) != 2 ||
-		    strcmp(root, "/") || !strcmp(at, "/"))
+	n = mount_lines(&all);
+	if (n < 0)
+		return n == -1 && errno == ENOMEM ? -1 : 0;
+	for (k = 0; k < n && !rc; k++) {
+		if (!strcmp(all[k].at, "/") || path_kernel_dev(all[k].at, &st, &dev))
 			continue;
-		unescape_octal(at);
-		if (path_kernel_dev(at, &st, &dev) || !S_ISDIR(st.st_mode))
-			continue;
-		todo = 0;
-		for (cls = 0; cls < LAB_FILE_CLASSES; cls++)
-			todo |= 1u << cls;
+		todo = (1u << LAB_FILE_CLASSES) - 1;
 		e = NULL;
 		for (i = 0; i < c->n_files; i++)
 			if (c->files[i].key.ino == st.st_ino && c->files[i].key.dev == dev)
@@ -575,37 +643,33 @@ static int mounted_denies_add(struct compiled *c)
 		for (cls = 0; e && cls < LAB_FILE_CLASSES; cls++)
 			if (e->val.tree[cls])
 				todo &= ~(1u << cls);
-		/* up from the mount point's folder: the nearest subtree rule of each class */
-		while (todo && (slash = strrchr(at, '/'))) {
-			*slash = '\0';
-			up = tree_entry(c, at);
-			for (cls = 0; up && cls < LAB_FILE_CLASSES; cls++) {
-				if (!((todo >> cls) & 1) || !up->val.tree[cls])
-					continue;
-				todo &= ~(1u << cls);
-				if (!((up->val.tree_deny >> cls) & 1))
-					continue;	/* an allow reaches no further than the climb */
-				if (!e) {
-					grown = realloc(c->files, (c->n_files + 1) * sizeof(*c->files));
-					if (!grown) {
-						rc = -1;
-						break;
-					}
-					c->files = grown;
-					e = &c->files[c->n_files++];
-					memset(e, 0, sizeof(*e));
-					e->key.ino = st.st_ino;
-					e->key.dev = dev;
-					up = tree_entry(c, at);	/* (c->files moved) */
+		denied = todo ? nearest_denies(c, all[k].at, todo, true, rules) : 0;
+		/* shown elsewhere, where no deny of the class reaches */
+		for (m = 0; m < n && denied; m++)
+			if (m != k && !strcmp(all[m].dev, all[k].dev) &&
+			    path_under(all[k].root, all[m].root))
+				denied &= nearest_denies(c, all[m].at, denied, false, NULL);
+		for (cls = 0; cls < LAB_FILE_CLASSES && denied; cls++) {
+			if (!((denied >> cls) & 1))
+				continue;
+			if (!e) {
+				grown = realloc(c->files, (c->n_files + 1) * sizeof(*c->files));
+				if (!grown) {
+					rc = -1;
+					break;
 				}
-				e->val.tree[cls] = up->val.tree[cls];
-				e->val.tree_deny |= 1u << cls;
+				c->files = grown;
+				e = &c->files[c->n_files++];
+				memset(e, 0, sizeof(*e));
+				e->key.ino = st.st_ino;
+				e->key.dev = dev;
 			}
-			if (!at[0])
-				break;
+			/* the rule whose deny reaches the mount point */
+			e->val.tree[cls] = rules[cls];
+			e->val.tree_deny |= 1u << cls;
 		}
 	}
-	fclose(f);
+	free(all);
 	return rc;
 }
 

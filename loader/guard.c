@@ -199,6 +199,26 @@ static int guard_of(const struct lab_meta *m, struct lab_guard *g)
 	return 1;
 }
 
+/*
+ * LAB_RULES_ON_VIEWS for guarded @g (@m's) when any policy at or below
+ * its cgroup has it, with self-protection or not: the guard alone judges
+ * mounts, and a proc of its own below would step around that policy's
+ * rules on proc.
+ */
+static void views_below(struct lab_guard *g, const struct lab_meta *m,
+			const struct stored *list, int n, const struct lab_meta *pending)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if ((list[i].meta.flags & LAB_RULES_ON_VIEWS) &&
+		    cgroup_under(list[i].meta.cgroup, m->cgroup))
+			g->flags |= LAB_RULES_ON_VIEWS;
+	if (pending && (pending->flags & LAB_RULES_ON_VIEWS) &&
+	    cgroup_under(pending->cgroup, m->cgroup))
+		g->flags |= LAB_RULES_ON_VIEWS;
+}
+
 struct guard_set {
 	struct lab_guard g[LAB_MAX_POLICIES];
 	unsigned int n;
@@ -395,14 +415,18 @@ int guard_sync(const struct lab_meta *pending, char *err, size_t errlen)
 	set.n = 0;
 	fs.n = 0;
 	for (i = 0; i < n; i++) {
-		if (guard_of(&list[i].meta, &g))
+		if (guard_of(&list[i].meta, &g)) {
+			views_below(&g, &list[i].meta, list, n, pending);
 			set_add(&set, &g);
+		}
 		if (follow_of(&list[i].meta, &f))
 			follows_add(&fs, &f);
 	}
-	stored_list_free(list, n);
-	if (pending && guard_of(pending, &g))
+	if (pending && guard_of(pending, &g)) {
+		views_below(&g, pending, list, n, pending);
 		set_add(&set, &g);
+	}
+	stored_list_free(list, n);
 	if (pending && follow_of(pending, &f))
 		follows_add(&fs, &f);
 	if (!set.n) {

@@ -32,3 +32,10 @@ void text_escaped(char *dst, size_t len, const char *src)
 	}
 	dst[n] = 0;
 }
+
+bool path_under(const char *path, const char *top)
+{
+	size_t n = strlen(top);
+
+	return !strcmp(top, "/") || (!strncmp(path, top, n) && (!path[n] || path[n] == '/'));
+}

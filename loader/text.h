@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Names as fields of lsmctl's lines of text. */
+/* Names as fields of lsmctl's lines of text, and paths as text. */
 #ifndef LSMCTL_TEXT_H
 #define LSMCTL_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -15,5 +16,7 @@
  * terminal, or look like what it is not; -j gives names as they are.
  */
 void text_escaped(char *dst, size_t len, const char *src);
+/* Is the path @path @top or below it, component by component ("/" is above all)? */
+bool path_under(const char *path, const char *top);
 
 #endif /* LSMCTL_TEXT_H */

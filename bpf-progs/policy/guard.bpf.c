@@ -980,6 +980,23 @@ static __always_inline int procs_held_outside(struct file *file, struct lab_guar
  * would open and connect for the guarded task unchecked. (Other files
  * received stay a limit: docs/threat-model.md.)
  */
+/*
+ * A detached mount (open_tree(OPEN_TREE_CLONE), fsmount()): the root of
+ * an anonymous mount namespace, which mount(MS_MOVE) attaches in a
+ * namespace of its own with no move_mount hook and whatever filesystem
+ * it holds (overlayfs, FUSE, a fresh bpffs). Not a kernel-internal
+ * mount's file (a pipe, a socket), nor one whose mount went.
+ */
+#define MNT_NS_INTERNAL		((void *)-22L)	/* fs/mount.h: ERR_PTR(-EINVAL) */
+
+static __always_inline int detached_mount(struct file *file)
+{
+	struct mount *m = (void *)file->f_path.mnt - bpf_core_field_offset(struct mount, mnt);
+	struct mnt_namespace *ns = BPF_CORE_READ(m, mnt_ns);
+
+	return ns && (void *)ns != MNT_NS_INTERNAL && !BPF_CORE_READ(ns, seq);
+}
+
 GUARD_PROG(file_receive, struct file *file)
 {
 	static const char ring[] = "[io_uring]";
@@ -994,6 +1011,8 @@ GUARD_PROG(file_receive, struct file *file)
 		guard_report(&g, &req);
 		return -EPERM;
 	}
+	if (detached_mount(file))
+		return guard_deny(LAB_GUARD_file_receive, 1, file->f_path.dentry);
 	if (name.len != sizeof(ring) - 1 || bpf_probe_read_kernel(buf, sizeof(buf), name.name))
 		return 0;
 	for (int i = 0; i < sizeof(ring); i++)
@@ -1651,11 +1670,11 @@ static __always_inline int sys_admin_allowed(long nr, const struct cred *cred)
 	case NR_PRCTL:
 		/* seccomp filters without no_new_privs; not PR_SET_MM's exe and layout */
 		return current_arg0() != PR_SET_MM;
+	case NR_UNSHARE:
+		return !copies_up(current_arg0());
 	case NR_READ: case NR_WRITE: case NR_IOCTL: case NR_PREAD64:
 	case NR_PWRITE64: case NR_READV: case NR_WRITEV:
 	case NR_SETSOCKOPT: case NR_CLONE: case NR_FORK: case NR_VFORK:
-	case NR_UNSHARE:
-		return !copies_up(current_arg0());
 	case NR_PTRACE: case NR_MOUNT: case NR_UMOUNT2:
 	case NR_PERF_EVENT_OPEN: case NR_FANOTIFY_INIT:
 	case NR_FANOTIFY_MARK: case NR_SETNS: case NR_SECCOMP:

@@ -16,6 +16,11 @@
  *   ns-own fdprop                in a user and mount namespace of its own,
  *                                make the machine's root mount shared
  *                                through a descriptor opened before
+ *   ns-own detached-send SOCK    a detached tmpfs mount (fsopen(), fsmount())
+ *                                sent to the listener at SOCK
+ *   ns-own attach SOCK DIR       in a user and mount namespace of its own,
+ *                                take a descriptor on SOCK and attach the
+ *                                mount it names on DIR with mount(MS_MOVE)
  *   ns-own umountroot DIR        chroot into DIR, then unmount its root
  *                                (which remounts its filesystem read-only)
  *   ns-own rooted CGROUP -- CMD... in a mount namespace whose root is a
@@ -35,6 +40,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -156,6 +164,90 @@ static int rooted(const char *cgroup, char **cmd)
 	return exec_cmd(cmd);
 }
 
+#define FSCONFIG_CMD_CREATE	6
+
+/* A unix socket address for @path. */
+static socklen_t sock_addr(struct sockaddr_un *sa, const char *path)
+{
+	memset(sa, 0, sizeof(*sa));
+	sa->sun_family = AF_UNIX;
+	snprintf(sa->sun_path, sizeof(sa->sun_path), "%s", path);
+	return sizeof(*sa);
+}
+
+static int detached_send(const char *path)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct msghdr msg = { .msg_control = u.buf, .msg_controllen = sizeof(u.buf) };
+	struct iovec iov = { .iov_base = "m", .iov_len = 1 };
+	struct sockaddr_un sa;
+	struct cmsghdr *c;
+	int fs, mnt, sock, i;
+
+	fs = syscall(SYS_fsopen, "tmpfs", 0);
+	if (fs < 0 || syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0))
+		return fail("fsopen tmpfs");
+	mnt = syscall(SYS_fsmount, fs, 0, 0);
+	if (mnt < 0)
+		return fail("fsmount");
+	sock = socket(AF_UNIX, SOCK_STREAM, 0);
+	for (i = 0; i < 50; i++) {
+		if (!connect(sock, (struct sockaddr *)&sa, sock_addr(&sa, path)))
+			break;
+		usleep(100000);
+	}
+	if (i == 50)
+		return fail(path);
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &mnt, sizeof(int));
+	return sendmsg(sock, &msg, 0) == 1 ? 0 : fail("sendmsg");
+}
+
+static int attach(const char *path, const char *dir)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	char byte, fd_path[64];
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+			      .msg_controllen = sizeof(u.buf) };
+	struct sockaddr_un sa;
+	struct cmsghdr *c;
+	int sock, conn, fd;
+
+	if (own(0))
+		return 1;
+	unlink(path);
+	sock = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (bind(sock, (struct sockaddr *)&sa, sock_addr(&sa, path)) || listen(sock, 1))
+		return fail(path);
+	conn = accept(sock, NULL, NULL);
+	if (conn < 0 || recvmsg(conn, &msg, 0) != 1)
+		return fail("recvmsg");
+	c = CMSG_FIRSTHDR(&msg);
+	if (!c || c->cmsg_type != SCM_RIGHTS || (msg.msg_flags & MSG_CTRUNC)) {
+		/* file_receive refused it: the kernel drops it and truncates */
+		errno = EPERM;
+		return fail("the descriptor");
+	}
+	memcpy(&fd, CMSG_DATA(c), sizeof(int));
+	snprintf(fd_path, sizeof(fd_path), "/proc/self/fd/%d", fd);
+	if (mount(fd_path, dir, NULL, MS_MOVE, NULL))
+		return fail("mount --move of the detached mount");
+	printf("ns-own: a detached mount attached on %s\n", dir);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *how = argc > 1 ? argv[1] : "";
@@ -169,6 +261,10 @@ int main(int argc, char **argv)
 		i++;	/* NSFILE, CGROUP */
 	if (!strcmp(how, "fdprop"))
 		return fdprop();
+	if (!strcmp(how, "detached-send") && argc == 3)
+		return detached_send(argv[2]);
+	if (!strcmp(how, "attach") && argc == 4)
+		return attach(argv[2], argv[3]);
 	if (!strcmp(how, "umountroot") && argc == 3) {
 		if (chroot(argv[2]) || chdir("/"))
 			return fail("chroot");
@@ -177,7 +273,7 @@ int main(int argc, char **argv)
 	if (i + 1 >= argc || strcmp(argv[i], "--")) {
 		fprintf(stderr, "usage: ns-own user|root [-C] -- CMD..., ns-own plain -- CMD..., "
 			"ns-own join NSFILE -- CMD..., ns-own rooted CGROUP -- CMD..., ns-own fdprop, "
-			"ns-own umountroot DIR\n");
+			"ns-own umountroot DIR, ns-own detached-send SOCK, ns-own attach SOCK DIR\n");
 		return 2;
 	}
 	if (!strcmp(how, "user"))

@@ -32,6 +32,13 @@ echo secret >$secret
 deny=/tmp/ci-mnt-deny
 mkdir -p $deny/data /tmp/ci-mnt-host /tmp/ci-mnt-r /tmp/ci-mnt-r2
 mount -t tmpfs none $deny/data && echo x >$deny/data/secret
+# a folder of a filesystem mounted nowhere else, bound below it; and a
+# filesystem mounted outside it, bound below it too
+mkdir -p $deny/sub $deny/pub /tmp/ci-mnt-src /tmp/ci-mnt-pub
+mount -t tmpfs none /tmp/ci-mnt-src && mkdir /tmp/ci-mnt-src/sub &&
+	echo x >/tmp/ci-mnt-src/sub/secret && mount --bind /tmp/ci-mnt-src/sub $deny/sub &&
+	umount /tmp/ci-mnt-src
+mount -t tmpfs none /tmp/ci-mnt-pub && echo x >/tmp/ci-mnt-pub/f && mount --bind /tmp/ci-mnt-pub $deny/pub
 mount -t tmpfs -o size=8m none /tmp/ci-mnt-host
 cp /bin/busybox $mine/true	# (busybox runs the applet its name says)
 # exec: an allow-list (default: deny) of the guest's programs and $bin
@@ -87,87 +94,112 @@ rooted_denied() {
 	fi
 }
 
-# Namespaces of its own: each kind the kernel has (stock and lsm have no
-# IPC and UTS namespaces), made by unshare(2) from inside.
-# (busybox's unshare -m always mounts: ns-own plain makes one alone)
-for ns in user:"unshare -U" mnt:"$O plain --" pid:"unshare -p -f" net:"unshare -n" \
-	uts:"unshare -u" ipc:"unshare -i"; do
-	if [ -e /proc/self/ns/${ns%%:*} ]; then
-		works "a ${ns%%:*} namespace of its own (${ns#*:})" "${ns#*:} true"
-	else
-		skip "a ${ns%%:*} namespace of its own" "$LAB_VARIANT has no ${ns%%:*} namespaces"
+# The guard is one for both backends: what it alone decides (namespaces,
+# mounts) runs once a boot, on the cgroup backend's run where the boot
+# has it.
+case ",${LAB_BACKENDS:-cgroup,global}," in
+*,cgroup,*) [ $backend = cgroup ] && guard_run=1 || guard_run=0 ;;
+*) guard_run=1 ;;
+esac
+if [ $guard_run = 1 ]; then
+	# Namespaces of its own: each kind the kernel has (stock and lsm have no
+	# IPC and UTS namespaces), made by unshare(2) from inside.
+	# (busybox's unshare -m always mounts: ns-own plain makes one alone)
+	for ns in user:"unshare -U" mnt:"$O plain --" pid:"unshare -p -f" net:"unshare -n" \
+		uts:"unshare -u" ipc:"unshare -i"; do
+		if [ -e /proc/self/ns/${ns%%:*} ]; then
+			works "a ${ns%%:*} namespace of its own (${ns#*:})" "${ns#*:} true"
+		else
+			skip "a ${ns%%:*} namespace of its own" "$LAB_VARIANT has no ${ns%%:*} namespaces"
+		fi
+	done
+
+	# Mounts in namespaces of its own.
+	works "a tmpfs mounted in a user and mount namespace of its own" \
+		"$O user -- sh -c 'mount -t tmpfs none /tmp/ci-mnt-m && touch /tmp/ci-mnt-m/f'"
+	works "its mounts made private (mount --make-rprivate /)" \
+		"$O user -- mount --make-rprivate /"
+	works "a bind mount, made read-only (remount,bind,ro), moved and unmounted" \
+		"$O user -- sh -c 'mount --bind $mine /tmp/ci-mnt-m && mount -o remount,bind,ro /tmp/ci-mnt-m &&
+			! touch /tmp/ci-mnt-m/f 2>/dev/null && mount --move /tmp/ci-mnt-m $bin/x &&
+			umount $bin/x'"
+	works "proc mounted in a pid namespace of its own" \
+		"$O user -- unshare -p -f sh -c 'mount -t proc proc /tmp/ci-mnt-m && [ -d /tmp/ci-mnt-m/1 ]'"
+	works "devpts, a new instance" \
+		"$O user -- mount -t devpts -o newinstance devpts /tmp/ci-mnt-m"
+	works "cgroup2 in a cgroup namespace of its own" \
+		"$O user -C -- sh -c 'mount -t cgroup2 none /tmp/ci-mnt-m && [ -f /tmp/ci-mnt-m/cgroup.procs ]'"
+	works "a namespace of its own made in one of its own, and a tmpfs there" \
+		"$O user -- $O user -- mount -t tmpfs none /tmp/ci-mnt-m"
+	cat >/tmp/ci-mnt-pivot <<-EOF
+	$O user -- sh -c 'mount -t tmpfs none /tmp/ci-mnt-m && mkdir /tmp/ci-mnt-m/old &&
+		cd /tmp/ci-mnt-m && pivot_root . old && /old/bin/umount -l /old && [ ! -e /old/lab ]'
+	EOF
+	rooted "pivot_root into a tmpfs, the old root unmounted" /tmp/ci-mnt-pivot
+
+	# Refused where tasks outside would see it.
+	refused "a tmpfs mounted in a mount namespace with no user namespace of its own" \
+		"$O plain -- mount -t tmpfs none /tmp/ci-mnt-m"
+	sleep 300 &
+	v=$!
+	$O user -- sleep 300 &
+	outer=$!
+	sleep 1
+	touch /tmp/ci-mnt-outns
+	mount --bind /proc/$outer/ns/mnt /tmp/ci-mnt-outns
+	refused "a tmpfs mounted in a namespace a task outside made (setns by a bind of its ns file)" \
+		"$O join /tmp/ci-mnt-outns -- mount -t tmpfs none /tmp/ci-mnt-m"
+	umount /tmp/ci-mnt-outns
+	kill $outer $v
+	# (no control: the machine's root mount would stay shared)
+	denied "the machine's root mount made shared through a descriptor opened before" "$O fdprop"
+	refused "a remount of a whole filesystem it mounted (remount,size=)" \
+		"$O user -- sh -c 'mount -t tmpfs none /tmp/ci-mnt-m && mount -o remount,size=1m /tmp/ci-mnt-m'"
+	# As the machine's root joined (setns) to a namespace of its own, whose
+	# capabilities reach the machine's superblocks: no mount at all there.
+	refused "a tmpfs mounted as the machine's root, joined to a namespace of its own" \
+		"$O root -- mount -t tmpfs none /tmp/ci-mnt-m"
+	ur="$O root -- sh -c 'mount --bind /tmp/ci-mnt-host /tmp/ci-mnt-m && exec $O umountroot /tmp/ci-mnt-m'"
+	if control "its root, a bind of the machine's tmpfs, unmounted (remounts the tmpfs read-only)" "$ur"; then
+		! touch /tmp/ci-mnt-host/f 2>/dev/null && ok "control: the machine's tmpfs went read-only" ||
+			not_ok "control: the machine's tmpfs went read-only"
+		mount -o remount,rw /tmp/ci-mnt-host
+		denied "its root, a bind of the machine's tmpfs, unmounted" "$ur"
+		touch /tmp/ci-mnt-host/f && ok "the machine's tmpfs stays writable" ||
+			not_ok "the machine's tmpfs stays writable"
 	fi
-done
-
-# Mounts in namespaces of its own.
-works "a tmpfs mounted in a user and mount namespace of its own" \
-	"$O user -- sh -c 'mount -t tmpfs none /tmp/ci-mnt-m && touch /tmp/ci-mnt-m/f'"
-works "its mounts made private (mount --make-rprivate /)" \
-	"$O user -- mount --make-rprivate /"
-works "a bind mount, made read-only (remount,bind,ro), moved and unmounted" \
-	"$O user -- sh -c 'mount --bind $mine /tmp/ci-mnt-m && mount -o remount,bind,ro /tmp/ci-mnt-m &&
-		! touch /tmp/ci-mnt-m/f 2>/dev/null && mount --move /tmp/ci-mnt-m $bin/x &&
-		umount $bin/x'"
-works "proc mounted in a pid namespace of its own" \
-	"$O user -- unshare -p -f sh -c 'mount -t proc proc /tmp/ci-mnt-m && [ -d /tmp/ci-mnt-m/1 ]'"
-works "devpts, a new instance" \
-	"$O user -- mount -t devpts -o newinstance devpts /tmp/ci-mnt-m"
-works "cgroup2 in a cgroup namespace of its own" \
-	"$O user -C -- sh -c 'mount -t cgroup2 none /tmp/ci-mnt-m && [ -f /tmp/ci-mnt-m/cgroup.procs ]'"
-works "a namespace of its own made in one of its own, and a tmpfs there" \
-	"$O user -- $O user -- mount -t tmpfs none /tmp/ci-mnt-m"
-cat >/tmp/ci-mnt-pivot <<EOF
-$O user -- sh -c 'mount -t tmpfs none /tmp/ci-mnt-m && mkdir /tmp/ci-mnt-m/old &&
-	cd /tmp/ci-mnt-m && pivot_root . old && /old/bin/umount -l /old && [ ! -e /old/lab ]'
-EOF
-rooted "pivot_root into a tmpfs, the old root unmounted" /tmp/ci-mnt-pivot
-
-# Refused where tasks outside would see it.
-refused "a tmpfs mounted in a mount namespace with no user namespace of its own" \
-	"$O plain -- mount -t tmpfs none /tmp/ci-mnt-m"
-sleep 300 &
-v=$!
-$O user -- sleep 300 &
-outer=$!
-sleep 1
-touch /tmp/ci-mnt-outns
-mount --bind /proc/$outer/ns/mnt /tmp/ci-mnt-outns
-refused "a tmpfs mounted in a namespace a task outside made (setns by a bind of its ns file)" \
-	"$O join /tmp/ci-mnt-outns -- mount -t tmpfs none /tmp/ci-mnt-m"
-umount /tmp/ci-mnt-outns
-kill $outer $v
-# (no control: the machine's root mount would stay shared)
-denied "the machine's root mount made shared through a descriptor opened before" "$O fdprop"
-refused "a remount of a whole filesystem it mounted (remount,size=)" \
-	"$O user -- sh -c 'mount -t tmpfs none /tmp/ci-mnt-m && mount -o remount,size=1m /tmp/ci-mnt-m'"
-# As the machine's root joined (setns) to a namespace of its own, whose
-# capabilities reach the machine's superblocks: no mount at all there.
-refused "a tmpfs mounted as the machine's root, joined to a namespace of its own" \
-	"$O root -- mount -t tmpfs none /tmp/ci-mnt-m"
-ur="$O root -- sh -c 'mount --bind /tmp/ci-mnt-host /tmp/ci-mnt-m && exec $O umountroot /tmp/ci-mnt-m'"
-if control "its root, a bind of the machine's tmpfs, unmounted (remounts the tmpfs read-only)" "$ur"; then
-	! touch /tmp/ci-mnt-host/f 2>/dev/null && ok "control: the machine's tmpfs went read-only" ||
-		not_ok "control: the machine's tmpfs went read-only"
-	mount -o remount,rw /tmp/ci-mnt-host
-	denied "its root, a bind of the machine's tmpfs, unmounted" "$ur"
-	touch /tmp/ci-mnt-host/f && ok "the machine's tmpfs stays writable" ||
-		not_ok "the machine's tmpfs stays writable"
-fi
-refused "umount -f of a bind of the machine's tmpfs (a filesystem's umount_begin)" \
-	"$O root -- sh -c 'mount --bind /tmp/ci-mnt-host /tmp/ci-mnt-m && umount -f /tmp/ci-mnt-m'"
-refused "a remount of the machine's tmpfs, as the machine's root in a namespace of its own" \
-	"$O root -- mount -o remount,size=9m /tmp/ci-mnt-host"
-refused "a fresh BPF filesystem, as the machine's root in a namespace of its own" \
-	"$O root -- mount -t bpf bpf /tmp/ci-mnt-m"
-opts=$(awk '$2 == "/sys/fs/cgroup" { print $4 }' /proc/mounts)
-refused "cgroup2 outside a cgroup namespace of its own (its options are the hierarchy's)" \
-	"$O root -- mount -t cgroup2 -o $opts none /tmp/ci-mnt-m"
-if grep -qw overlay /proc/filesystems; then
-	refused "an overlay of two folders (a file under an inode no rule names)" \
-		"$O user -- mount -t overlay overlay -o lowerdir=/tmp/ci-mnt-l1:/tmp/ci-mnt-l2 /tmp/ci-mnt-m"
-else
-	denied "an overlay (this kernel has no overlayfs: the guard refuses first)" \
-		"$O user -- mount -t overlay overlay -o lowerdir=/tmp/ci-mnt-l1:/tmp/ci-mnt-l2 /tmp/ci-mnt-m"
+	# a detached mount sent in (fsmount()): mount(MS_MOVE) would attach
+	# any filesystem, with no move_mount hook
+	attach() {	# CGROUP: a listener there attaches what ns-own detached-send sends
+		rm -f /tmp/ci-mnt.sock
+		in_cg $1 "$O attach /tmp/ci-mnt.sock /tmp/ci-mnt-m" >$lab_out 2>&1 &
+		_l=$!
+		$O detached-send /tmp/ci-mnt.sock >/dev/null 2>&1
+		wait $_l
+	}
+	attach $ctl && grep -q "attached" $lab_out &&
+		ok "control: a detached mount sent to $ctl is attached there (MS_MOVE)" ||
+		not_ok "control: a detached mount sent to $ctl is attached there (MS_MOVE)" "$(cat $lab_out)"
+	attach $cg
+	says_eperm $lab_out && ! grep -q "attached" $lab_out &&
+		ok "held: a detached mount sent in is not received" ||
+		not_ok "held: a detached mount sent in is not received" "$(cat $lab_out)"
+	refused "umount -f of a bind of the machine's tmpfs (a filesystem's umount_begin)" \
+		"$O root -- sh -c 'mount --bind /tmp/ci-mnt-host /tmp/ci-mnt-m && umount -f /tmp/ci-mnt-m'"
+	refused "a remount of the machine's tmpfs, as the machine's root in a namespace of its own" \
+		"$O root -- mount -o remount,size=9m /tmp/ci-mnt-host"
+	refused "a fresh BPF filesystem, as the machine's root in a namespace of its own" \
+		"$O root -- mount -t bpf bpf /tmp/ci-mnt-m"
+	opts=$(awk '$2 == "/sys/fs/cgroup" { print $4 }' /proc/mounts)
+	refused "cgroup2 outside a cgroup namespace of its own (its options are the hierarchy's)" \
+		"$O root -- mount -t cgroup2 -o $opts none /tmp/ci-mnt-m"
+	if grep -qw overlay /proc/filesystems; then
+		refused "an overlay of two folders (a file under an inode no rule names)" \
+			"$O user -- mount -t overlay overlay -o lowerdir=/tmp/ci-mnt-l1:/tmp/ci-mnt-l2 /tmp/ci-mnt-m"
+	else
+		denied "an overlay (this kernel has no overlayfs: the guard refuses first)" \
+			"$O user -- mount -t overlay overlay -o lowerdir=/tmp/ci-mnt-l1:/tmp/ci-mnt-l2 /tmp/ci-mnt-m"
+	fi
 fi
 umount /tmp/ci-mnt-host
 
@@ -209,24 +241,35 @@ denied "read the secret in a namespace of its own" "$O user -- cat $secret"
 denied "read below $deny/**, on the filesystem mounted there" "cat $deny/data/secret"
 refused "read it through a bind of that filesystem elsewhere, in a namespace of its own" \
 	"$O user -- sh -c 'mount --bind $deny/data /tmp/ci-mnt-m && cat /tmp/ci-mnt-m/secret'"
+denied "read below $deny/**, through a bind of a folder of a filesystem mounted nowhere else" \
+	"cat $deny/sub/secret"
+refused "read it through a bind of that bind elsewhere, in a namespace of its own" \
+	"$O user -- sh -c 'mount --bind $deny/sub /tmp/ci-mnt-m && cat /tmp/ci-mnt-m/secret'"
+check "a filesystem mounted outside $deny/** and bound below it stays readable outside it" \
+	inside "cat /tmp/ci-mnt-pub/f"
 
 # Under a policy with rules on proc's files, no proc of its own (a new
-# instance shows them under another device).
+# instance shows them under another device): a nested one without
+# self-protection too, whose subtree the guard above judges.
 views=/sys/fs/cgroup/ci-mnt-views-$backend
-mkdir -p $views
-printf 'name: ci-mnt-views\nrules:\n  - files: /proc/version\n    access: read\n    action: deny\n' \
-	>/tmp/ci-mnt-views.yaml
-check "apply a policy with a rule on /proc/version to $views" \
+mkdir -p $views/in
+printf 'name: ci-mnt-views\nrules:\n  - files: %s\n    access: read\n    action: deny\n' \
+	$secret >/tmp/ci-mnt-views.yaml
+printf 'name: ci-mnt-views-in\nself_protection: off\nrules:\n  - files: /proc/version\n    access: read\n    action: deny\n' \
+	>/tmp/ci-mnt-views-in.yaml
+check "apply a guarded policy to $views" \
 	$L apply /tmp/ci-mnt-views.yaml --cgroup $views --backend $backend
-in_cg $views "cat /proc/version" >$lab_out 2>&1 && not_ok "held: read /proc/version" ||
+check "apply one without self-protection, with a rule on /proc/version, to $views/in" \
+	$L apply /tmp/ci-mnt-views-in.yaml --cgroup $views/in --backend $backend
+in_cg $views/in "cat /proc/version" >$lab_out 2>&1 && not_ok "held: read /proc/version" ||
 	ok "held: read /proc/version"
 pv="$O user -- unshare -p -f sh -c 'mount -t proc proc /tmp/ci-mnt-m && cat /tmp/ci-mnt-m/version'"
 control "proc of its own, its version read" "$pv"
-in_cg $views "$pv" >$lab_out 2>&1
+in_cg $views/in "$pv" >$lab_out 2>&1
 [ $? != 0 ] && says_eperm $lab_out && ok "held: proc of its own under a policy with rules on proc" ||
 	not_ok "held: proc of its own under a policy with rules on proc" "$(head -c 300 $lab_out)"
-$L detach --cgroup $views >/dev/null
-rmdir $views
+$L detach --cgroup $views/in >/dev/null && $L detach --cgroup $views >/dev/null
+rmdir $views/in $views
 
 # A container: bubblewrap, in user, mount, pid, IPC, UTS and cgroup namespaces.
 if command -v bwrap >/dev/null; then
@@ -284,5 +327,5 @@ kill $broker
 
 $L detach --cgroup $cg >/dev/null && ok "detach from outside" || not_ok "detach from outside"
 rmdir $cg/box $cg $ctl 2>/dev/null
-umount $deny/data
-rm -rf $mine $bin $box_secret $deny /tmp/ci-mnt-r /tmp/ci-mnt-r2 /tmp/ci-mnt-l1 /tmp/ci-mnt-l2 /tmp/ci-mnt-m /tmp/ci-mnt-host
+umount $deny/data $deny/sub $deny/pub /tmp/ci-mnt-pub
+rm -rf $mine $bin $box_secret $deny /tmp/ci-mnt-r /tmp/ci-mnt-r2 /tmp/ci-mnt-src /tmp/ci-mnt-pub /tmp/ci-mnt-l1 /tmp/ci-mnt-l2 /tmp/ci-mnt-m /tmp/ci-mnt-host
