@@ -200,6 +200,18 @@ if [ $guard_run = 1 ]; then
 		denied "an overlay (this kernel has no overlayfs: the guard refuses first)" \
 			"$O user -- mount -t overlay overlay -o lowerdir=/tmp/ci-mnt-l1:/tmp/ci-mnt-l2 /tmp/ci-mnt-m"
 	fi
+	# FUSE: a filesystem a task serves, files under inodes no rule names
+	# (inside, fd=0 is no /dev/fuse: the kernel would say EINVAL, or
+	# ENODEV where it has no FUSE, as no lab kernel has; the guard says
+	# EPERM before it looks)
+	fuse="mount -t fuse -o rootmode=40000,user_id=0,group_id=0"
+	if grep -qw fuse /proc/filesystems && [ -c /dev/fuse ]; then
+		control "FUSE mounted on a /dev/fuse of its own" \
+			"$O user -- sh -c 'exec 9<>/dev/fuse && $fuse,fd=9 ci /tmp/ci-mnt-m && umount /tmp/ci-mnt-m'"
+	else
+		skip "control: FUSE mounted on a /dev/fuse of its own" "$LAB_VARIANT has no FUSE"
+	fi
+	denied "FUSE mounted in a namespace of its own" "$O user -- $fuse,fd=0 ci /tmp/ci-mnt-m"
 fi
 umount /tmp/ci-mnt-host
 
